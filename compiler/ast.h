@@ -1,0 +1,422 @@
+/* The AST: the parser builds it, the checker resolves and annotates it in
+ * place, the emitter walks it.  All nodes live in the compilation's arena.
+ *
+ * Contract between the passes:
+ *  - The parser fills the "syntax" fields only.
+ *  - The checker fills every "checker:" field, rewrites E_NAME and
+ *    E_FIELD_ACCESS into their resolved kinds (E_LOCAL, E_FIELD,
+ *    E_STATIC_FIELD, E_ARRAY_LENGTH, E_TYPE), and wraps an expression in
+ *    an E_CONVERT node wherever Java applies an implicit primitive
+ *    conversion (assignment, method argument, return, binary numeric
+ *    promotion, array index/initializer, ?: operands).  After checking,
+ *    every expression's type is exactly what its consumer expects, except
+ *    for string concatenation operands (any type) and the operands of
+ *    compound assignment / ++ / -- (see E_ASSIGN).
+ *  - The emitter relies on the checker's annotations only; it never
+ *    reports errors on a program the checker accepted.
+ */
+#ifndef DR_AST_H
+#define DR_AST_H
+
+#include "../vm/common.h"
+#include "arena.h"
+
+typedef struct {
+  int line, col; /* 1-based */
+} DrPos;
+
+typedef struct DrType DrType;
+typedef struct DrClassSym DrClassSym;
+typedef struct DrMethodSym DrMethodSym;
+typedef struct DrFieldSym DrFieldSym;
+typedef struct DrLocalSym DrLocalSym;
+typedef struct DrExpr DrExpr;
+typedef struct DrStmt DrStmt;
+typedef struct DrClassDecl DrClassDecl;
+
+/* ---------------------------------------------------------------- types */
+
+typedef enum {
+  TY_VOID,
+  TY_BOOLEAN,
+  TY_CHAR,
+  TY_INT,
+  TY_LONG,
+  TY_DOUBLE,
+  TY_NULL,   /* the type of `null` */
+  TY_CLASS,  /* class or interface: cls */
+  TY_ARRAY,  /* elem[] */
+  TY_ERROR,  /* after an error: compatible with everything, silences cascades */
+} DrTypeKind;
+
+/* Types are canonical: one DrType per distinct type (compare pointers). */
+struct DrType {
+  DrTypeKind kind;
+  DrClassSym *cls;  /* TY_CLASS */
+  DrType *elem;     /* TY_ARRAY */
+  DrType *array_of; /* cache of the type this[] */
+};
+
+/* A type as written in source: a (possibly dotted) name plus dimensions. */
+typedef struct {
+  const char *name; /* "int", "String", "Outer.Inner", "java.util.Random" */
+  int dims;         /* number of [] */
+  DrPos pos;
+  DrType *resolved; /* checker */
+} DrTypeRef;
+
+/* ------------------------------------------------------------ constants */
+
+/* Compile-time constant values (JLS 15.28). */
+typedef struct {
+  DrTypeKind kind; /* TY_BOOLEAN/CHAR/INT: i; TY_LONG: j; TY_DOUBLE: d; TY_CLASS (String): s */
+  int64_t j;
+  int32_t i;
+  double d;
+  const uint16_t *s; /* UTF-16 */
+  int slen;
+} DrConst;
+
+/* ---------------------------------------------------------- expressions */
+
+typedef enum {
+  E_INT_LIT,     /* lit.i  (also produced by folding) */
+  E_LONG_LIT,    /* lit.j */
+  E_DOUBLE_LIT,  /* lit.d */
+  E_CHAR_LIT,    /* lit.i */
+  E_BOOL_LIT,    /* lit.i */
+  E_STRING_LIT,  /* lit.s / lit.slen */
+  E_NULL_LIT,
+  E_NAME,        /* parser: a simple identifier `name` */
+  E_FIELD_ACCESS,/* parser: `target.name` (target may be a package/type name chain) */
+  E_THIS,
+  E_INDEX,       /* target[index] */
+  E_CALL,        /* [target.]name(args), super.name(args) */
+  E_NEW,         /* new type(args) */
+  E_NEW_ARRAY,   /* new elem[dims...][]...: dim_exprs, extra dims in type */
+  E_ARRAY_INIT,  /* {elems} (in a declaration or new T[]{...}) */
+  E_UNARY,       /* op: '+', '-', '!', '~' */
+  E_PREINC, E_PREDEC, E_POSTINC, E_POSTDEC, /* target */
+  E_BINARY,      /* lhs op rhs */
+  E_ASSIGN,      /* target op= value; op is DR_BIN_NONE for plain '=' */
+  E_COND,        /* cond ? lhs : rhs */
+  E_CAST,        /* (type) target */
+  E_INSTANCEOF,  /* target instanceof type */
+  /* produced by the checker */
+  E_LOCAL,       /* local: a local variable or parameter */
+  E_FIELD,       /* target.field (target may be an implicit E_THIS) */
+  E_STATIC_FIELD,/* field (static); target NULL */
+  E_ARRAY_LENGTH,/* target.length */
+  E_TYPE,        /* a type name used as a qualifier (Math in Math.PI) */
+  E_CONVERT,     /* implicit primitive conversion of target to type */
+} DrExprKind;
+
+typedef enum {
+  DR_BIN_NONE,
+  DR_BIN_ADD, DR_BIN_SUB, DR_BIN_MUL, DR_BIN_DIV, DR_BIN_REM,
+  DR_BIN_SHL, DR_BIN_SHR, DR_BIN_USHR,
+  DR_BIN_LT, DR_BIN_GT, DR_BIN_LE, DR_BIN_GE, DR_BIN_EQ, DR_BIN_NE,
+  DR_BIN_AND, DR_BIN_OR, DR_BIN_XOR, /* & | ^ (int, long or boolean) */
+  DR_BIN_LAND, DR_BIN_LOR,           /* && || */
+} DrBinOp;
+
+typedef enum {
+  DR_CALL_STATIC,    /* static method */
+  DR_CALL_VIRTUAL,   /* instance method of a class, dispatched on receiver */
+  DR_CALL_INTERFACE, /* instance method declared in an interface */
+  DR_CALL_SPECIAL,   /* private instance method or super.m(...): no dispatch */
+} DrCallKind;
+
+struct DrExpr {
+  DrExprKind kind;
+  DrPos pos;
+  DrType *type;       /* checker: the expression's type */
+  bool is_const;      /* checker: a compile-time constant (JLS 15.28) ... */
+  DrConst cval;       /* ... with this value (already converted to type) */
+
+  DrExpr *target;     /* receiver/operand: E_FIELD_ACCESS, E_INDEX, E_CALL,
+                         E_UNARY, E_*INC/DEC, E_CAST, E_INSTANCEOF, E_FIELD,
+                         E_ARRAY_LENGTH, E_CONVERT, E_ASSIGN (the lvalue) */
+  const char *name;   /* E_NAME, E_FIELD_ACCESS, E_CALL */
+  int op;             /* E_UNARY: the char; E_BINARY/E_ASSIGN: DrBinOp */
+  DrExpr *lhs, *rhs;  /* E_BINARY; E_COND branches; rhs = E_ASSIGN value; E_INDEX: rhs is the index */
+  DrExpr *cond;       /* E_COND */
+  DrExpr **args;      /* E_CALL, E_NEW args; E_ARRAY_INIT elements; E_NEW_ARRAY dimension exprs */
+  int nargs;
+  DrTypeRef tref;     /* E_NEW, E_NEW_ARRAY (element type name, dims = total dims), E_CAST, E_INSTANCEOF */
+  DrExpr *init;       /* E_NEW_ARRAY: the {…} of new T[]{…}, else NULL */
+  bool is_super;      /* E_CALL: super.name(...) */
+
+  union {
+    int32_t i;
+    int64_t j;
+    double d;
+    struct { const uint16_t *s; int slen; };
+  } lit;              /* literals (parser) */
+
+  /* checker: */
+  DrLocalSym *local;  /* E_LOCAL */
+  DrFieldSym *field;  /* E_FIELD, E_STATIC_FIELD */
+  DrMethodSym *method;/* E_CALL (the selected overload), E_NEW (the constructor) */
+  DrCallKind call_kind; /* E_CALL */
+  DrType *op_type;    /* E_BINARY: the promoted operand type the operator works in
+                         (for comparisons, the operand type; for DR_BIN_ADD with a String
+                         result, the String type: string concatenation).
+                         E_ASSIGN with op: the type the operation is done in (String for +=
+                         on a String); the emitter converts target to op_type, applies op
+                         with value (already converted by the checker to op_type, or to int
+                         for shifts), and converts back to the target's type (narrowing).
+                         E_PREINC etc.: NULL (the target's own type is used). */
+};
+
+/* ----------------------------------------------------------- statements */
+
+typedef enum {
+  S_BLOCK,
+  S_LOCAL,      /* type name = init, name2 = init2 ...; */
+  S_EXPR,
+  S_IF,
+  S_WHILE,
+  S_DO,
+  S_FOR,
+  S_FOREACH,
+  S_BREAK,
+  S_CONTINUE,
+  S_RETURN,
+  S_SWITCH,
+  S_SYNC,       /* synchronized (expr) body */
+  S_THROW,
+  S_TRY,
+  S_ASSERT,     /* assert expr [: expr2]; */
+  S_CTOR_CALL,  /* this(args); or super(args); as a constructor's first statement */
+  S_EMPTY,
+  S_CLASS,      /* a local class declaration: always an error in DL */
+} DrStmtKind;
+
+typedef struct {
+  const char *name;
+  DrPos pos;
+  int extra_dims;     /* int a[] = ... */
+  DrExpr *init;       /* may be NULL; an E_ARRAY_INIT for `= {…}` */
+  DrLocalSym *sym;    /* checker */
+} DrDeclarator;
+
+typedef struct {
+  DrExpr **labels;    /* case constants; empty for default */
+  int nlabels;
+  bool is_default;
+  DrStmt **body;      /* statements after the labels */
+  int nbody;
+  DrPos pos;
+  int32_t *values;    /* checker: label values (String labels: see switch_on_string) */
+} DrSwitchCase;
+
+typedef struct {
+  DrTypeRef *types;   /* catch (A | B e): several types */
+  int ntypes;
+  const char *name;
+  DrPos pos;
+  DrStmt *body;
+  DrLocalSym *sym;    /* checker */
+} DrCatch;
+
+struct DrStmt {
+  DrStmtKind kind;
+  DrPos pos;
+  DrStmt **stmts;     /* S_BLOCK; S_FOR init statements (S_LOCAL or S_EXPR) */
+  int nstmts;
+  DrExpr *expr;       /* S_EXPR, S_IF/S_WHILE/S_DO/S_FOR cond (may be NULL in for),
+                         S_RETURN value, S_SWITCH selector, S_SYNC lock, S_THROW,
+                         S_ASSERT cond, S_FOREACH iterable */
+  DrExpr *expr2;      /* S_ASSERT message */
+  DrStmt *body;       /* loops, S_IF then, S_SYNC, S_TRY block */
+  DrStmt *else_body;  /* S_IF */
+  DrExpr **updates;   /* S_FOR update expressions */
+  int nupdates;
+  /* S_LOCAL, and S_FOREACH's variable (one declarator) */
+  DrTypeRef tref;
+  bool is_final;
+  DrDeclarator *decls;
+  int ndecls;
+  /* S_SWITCH */
+  DrSwitchCase *cases;
+  int ncases;
+  bool switch_on_string; /* checker: selector is a String */
+  /* S_TRY */
+  DrCatch *catches;
+  int ncatches;
+  DrStmt *finally_body;
+  /* S_CTOR_CALL */
+  bool is_super;
+  DrExpr **args;
+  int nargs;
+  DrMethodSym *ctor;  /* checker: S_CTOR_CALL's constructor; S_ASSERT: the
+                         AssertionError constructor to call with expr2 (or the
+                         no-argument one) */
+  /* S_CLASS */
+  DrClassDecl *class_decl;
+  /* checker: S_FOREACH hidden locals (array copy, index) */
+  DrLocalSym *hidden_array, *hidden_index;
+};
+
+/* --------------------------------------------------------- declarations */
+
+enum {
+  DR_MOD_PUBLIC = 1 << 0,
+  DR_MOD_PRIVATE = 1 << 1,
+  DR_MOD_PROTECTED = 1 << 2,
+  DR_MOD_STATIC = 1 << 3,
+  DR_MOD_FINAL = 1 << 4,
+  DR_MOD_ABSTRACT = 1 << 5,
+  DR_MOD_NATIVE = 1 << 6,
+  DR_MOD_SYNCHRONIZED = 1 << 7,
+  DR_MOD_VOLATILE = 1 << 8,
+  DR_MOD_TRANSIENT = 1 << 9,
+  DR_MOD_STRICTFP = 1 << 10,
+  DR_MOD_DEFAULT = 1 << 11, /* interface default method: rejected */
+};
+
+typedef struct {
+  DrTypeRef tref;
+  const char *name;
+  DrPos pos;
+  bool is_final;
+  DrLocalSym *sym;    /* checker */
+} DrParam;
+
+typedef enum {
+  M_FIELD,       /* one field declaration statement (several declarators) */
+  M_METHOD,
+  M_CTOR,
+  M_INIT,        /* { ... } or static { ... } */
+  M_CLASS,       /* a nested class */
+} DrMemberKind;
+
+typedef struct {
+  DrMemberKind kind;
+  DrPos pos;
+  unsigned mods;
+  /* M_FIELD */
+  DrTypeRef tref;
+  DrDeclarator *decls;
+  int ndecls;
+  DrFieldSym **field_syms; /* checker: one per declarator */
+  /* M_METHOD / M_CTOR */
+  const char *name;
+  DrTypeRef ret;      /* M_METHOD */
+  DrParam *params;
+  int nparams;
+  DrTypeRef *throws;
+  int nthrows;
+  DrStmt *body;       /* NULL for abstract/native; M_INIT body too */
+  DrMethodSym *method;/* checker */
+  /* M_CLASS */
+  DrClassDecl *nested;
+} DrMember;
+
+struct DrClassDecl {
+  const char *name;
+  DrPos pos;
+  unsigned mods;
+  bool is_interface;
+  bool from_prelude;  /* declared by drvm's built-in library */
+  const char *package;/* prelude only: "java.lang", "java.util", "drvm" */
+  DrTypeRef *extends; /* NULL if none; interfaces: see implements */
+  DrTypeRef *implements; /* for an interface: the interfaces it extends */
+  int nimplements;
+  DrMember *members;  /* in source order (initialization order matters) */
+  int nmembers;
+  DrClassDecl *outer; /* enclosing class for nested classes */
+  DrClassSym *sym;    /* checker */
+};
+
+typedef struct {
+  const char *path;   /* as given on the command line; shown in errors */
+  const char *text;
+  size_t len;
+} DrSource;
+
+typedef struct {
+  DrClassDecl **classes; /* top-level classes, prelude first, then the user's in order */
+  int nclasses;
+  const char *main_class; /* the first top-level class of the user's file */
+  bool imports_random;    /* `import java.util.Random;` or `import java.util.*;` seen */
+} DrProgram;
+
+/* -------------------------------------------------------------- symbols */
+
+enum {
+  DR_CLS_SYM_INTERFACE = 1 << 0,
+  DR_CLS_SYM_ABSTRACT = 1 << 1,
+  DR_CLS_SYM_FINAL = 1 << 2,
+  DR_CLS_SYM_PRELUDE = 1 << 3,
+};
+
+struct DrClassSym {
+  const char *name;        /* simple name: "Inner" */
+  const char *source_name; /* as Java source qualifies it: "Outer.Inner", "String" */
+  const char *binary_name; /* runtime name: "Outer$Inner", "java.lang.String" */
+  unsigned flags;
+  DrClassDecl *decl;
+  DrClassSym *outer;
+  DrClassSym *super;       /* NULL only for java.lang.Object and interfaces */
+  DrClassSym **interfaces;
+  int ninterfaces;
+  DrFieldSym **fields;     /* declared here, in order */
+  int nfields;
+  DrMethodSym **methods;   /* declared here (constructors included), in order */
+  int nmethods;
+  DrClassSym **nested;
+  int nnested;
+  DrType *type;            /* the TY_CLASS type of this class */
+  /* checker: pseudo-methods owning the locals declared inside initializer
+   * code: static field initializers + static blocks (emitted as <clinit>),
+   * and instance field initializers + instance blocks (inlined by the
+   * emitter into every constructor that does not start with this(...)). */
+  DrMethodSym *clinit;
+  DrMethodSym *instance_init;
+  struct DrClass *rt;      /* emitter: the runtime class */
+};
+
+struct DrFieldSym {
+  const char *name;
+  DrClassSym *owner;
+  DrType *type;
+  unsigned mods;
+  DrPos pos;
+  DrDeclarator *decl;
+  bool is_const;           /* a constant variable (static or instance final with constant init) */
+  DrConst cval;
+  int slot;                /* emitter: instance slot or static slot */
+};
+
+struct DrMethodSym {
+  const char *name;        /* "<init>" for constructors */
+  DrClassSym *owner;
+  DrType **params;
+  int nparams;
+  DrType *ret;             /* TY_VOID for constructors */
+  unsigned mods;
+  bool is_ctor;
+  DrPos pos;
+  DrMember *decl;          /* NULL for the implicit default constructor */
+  DrLocalSym **locals;     /* checker: every local of the body, params first */
+  int nlocals;
+  struct DrMethod *rt;     /* emitter: the runtime method */
+};
+
+struct DrLocalSym {
+  const char *name;
+  DrType *type;
+  bool is_final;
+  DrPos pos;
+  int index;               /* checker: position in its method's locals[] */
+  int reg;                 /* emitter: the register holding it */
+};
+
+/* Canonical types of a compilation (owned by the checker's context). */
+typedef struct DrTypes {
+  DrType t_void, t_boolean, t_char, t_int, t_long, t_double, t_null, t_error;
+} DrTypes;
+
+#endif

@@ -1,0 +1,79 @@
+/* Diagnostics: collected as data, printed sorted by position in the
+ * format compiler users know: path:line:col: error: msg, line, caret. */
+#include "diag.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+void dr_diag_init(DrDiagList *d) { memset(d, 0, sizeof(*d)); }
+
+void dr_diag_free(DrDiagList *d) {
+  for (int i = 0; i < d->count; i++) free(d->items[i].msg);
+  free(d->items);
+  memset(d, 0, sizeof(*d));
+}
+
+void dr_error(DrDiagList *d, DrPos pos, const char *fmt, ...) {
+  int limit = d->max_errors ? d->max_errors : 100;
+  if (d->count >= limit) return;
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(NULL, 0, fmt, ap);
+  va_end(ap);
+  char *msg = dr_xrealloc(NULL, (size_t)n + 1);
+  va_start(ap, fmt);
+  vsnprintf(msg, (size_t)n + 1, fmt, ap);
+  va_end(ap);
+  for (int i = 0; i < d->count; i++) {
+    DrDiag *o = &d->items[i];
+    if (o->src == d->src && o->line == pos.line && o->col == pos.col && strcmp(o->msg, msg) == 0) {
+      free(msg);
+      return;
+    }
+  }
+  DrDiag e = {d->src, pos.line, pos.col, msg};
+  DR_PUSH(d->items, d->count, d->cap, e);
+}
+
+/* Insertion sort: stable, and error lists are short. */
+static void diag_sort(DrDiagList *d) {
+  for (int i = 1; i < d->count; i++) {
+    DrDiag x = d->items[i];
+    int j = i - 1;
+    while (j >= 0 && d->items[j].src == x.src &&
+           (d->items[j].line > x.line || (d->items[j].line == x.line && d->items[j].col > x.col))) {
+      d->items[j + 1] = d->items[j];
+      j--;
+    }
+    d->items[j + 1] = x;
+  }
+}
+
+static void diag_print_line(const DrSource *src, int line, int col, FILE *out) {
+  if (!src || !src->text || line < 1) return;
+  const char *p = src->text, *end = src->text + src->len;
+  for (int l = 1; l < line && p < end; p++)
+    if (*p == '\n') l++;
+  const char *e = p;
+  while (e < end && *e != '\n' && *e != '\r') e++;
+  fprintf(out, "%.*s\n", (int)(e - p), p);
+  /* The caret keeps tabs so it lines up under the column in a terminal. */
+  int c = 1;
+  for (const char *q = p; q < e && c < col; q++) {
+    if ((*q & 0xC0) == 0x80) continue;
+    fputc(*q == '\t' ? '\t' : ' ', out);
+    c++;
+  }
+  fputs("^\n", out);
+}
+
+void dr_diag_print(DrDiagList *d, FILE *out) {
+  diag_sort(d);
+  for (int i = 0; i < d->count; i++) {
+    DrDiag *e = &d->items[i];
+    const char *path = e->src && e->src->path ? e->src->path : "<input>";
+    fprintf(out, "%s:%d:%d: error: %s\n", path, e->line, e->col, e->msg);
+    diag_print_line(e->src, e->line, e->col, out);
+  }
+  if (d->count) fprintf(out, "%d error%s\n", d->count, d->count == 1 ? "" : "s");
+}

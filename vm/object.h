@@ -1,0 +1,190 @@
+/* The runtime object model: values, objects, strings, arrays, classes and
+ * methods.  Classes and methods are not GC objects: the VM owns them for
+ * its whole life.  Every heap object starts with a DrObj header. */
+#ifndef DR_OBJECT_H
+#define DR_OBJECT_H
+
+#include "common.h"
+
+typedef struct DrObj DrObj;
+typedef struct DrClass DrClass;
+typedef struct DrMethod DrMethod;
+typedef struct DrVM DrVM;
+
+/* A register, field, static or argument slot.  The static type decides
+ * which member is live; the VM never needs a tag. */
+typedef union DrValue {
+  int32_t i; /* int, char, boolean */
+  int64_t j; /* long */
+  double d;
+  DrObj *ref;
+} DrValue;
+
+typedef enum {
+  DR_K_VOID,
+  DR_K_BOOLEAN,
+  DR_K_CHAR,
+  DR_K_INT,
+  DR_K_LONG,
+  DR_K_DOUBLE,
+  DR_K_REF,
+} DrKind;
+
+/* Object flags in the header. */
+enum {
+  DR_OBJ_MARKED = 1 << 0,
+};
+
+struct DrMonitor;
+
+struct DrObj {
+  DrClass *cls;
+  DrObj *gc_next;          /* all-objects list, for sweeping */
+  uint32_t hash;           /* identity hash: deterministic, from a counter */
+  uint32_t flags;
+  struct DrMonitor *monitor; /* created on first synchronized use */
+  void *shadow;            /* detector state; dies with the object */
+};
+
+/* An ordinary instance: DrValue fields[cls->nfields]. */
+typedef struct {
+  DrObj hdr;
+  DrValue fields[];
+} DrInstance;
+
+typedef struct {
+  DrObj hdr;
+  int32_t length;
+  int32_t hash;            /* cached String.hashCode, 0 = not computed */
+  uint16_t chars[];        /* UTF-16 code units, as Java */
+} DrString;
+
+typedef struct {
+  DrObj hdr;
+  int32_t length;
+  int32_t pad_;
+  /* elements follow, aligned to 8; size per element from the class */
+  union {
+    int32_t i[1];
+    int64_t j[1];
+    double d[1];
+    uint16_t c[1];
+    uint8_t z[1];
+    DrObj *a[1];
+  } data[];
+} DrArray;
+
+#define DR_ARRAY_DATA(arr) ((void *)((char *)(arr) + sizeof(DrArray)))
+
+/* Class initialization states (JLS 12.4.2). */
+typedef enum {
+  DR_INIT_NONE,
+  DR_INIT_RUNNING,
+  DR_INIT_DONE,
+  DR_INIT_FAILED,
+} DrInitState;
+
+enum {
+  DR_CLS_INTERFACE = 1 << 0,
+  DR_CLS_ABSTRACT = 1 << 1,
+  DR_CLS_FINAL = 1 << 2,
+  DR_CLS_ARRAY = 1 << 3,
+  DR_CLS_STRING = 1 << 4,   /* java.lang.String: DrString layout */
+  DR_CLS_BUILTIN = 1 << 5,  /* from the prelude */
+  DR_CLS_THROWABLE = 1 << 6,/* java.lang.Throwable or a subclass */
+};
+
+struct DrClass {
+  const char *name;        /* runtime (binary) name: "java.lang.String", "Outer$Inner", "[I" */
+  int id;                  /* index in vm->classes; deterministic */
+  uint32_t flags;
+  DrClass *super;
+  DrClass **interfaces;    /* directly implemented (or extended) interfaces */
+  int ninterfaces;
+  int depth;               /* superclass chain length; Object has 0 */
+
+  /* instance layout: nfields DrValue slots, super's slots first */
+  int nfields;
+  uint8_t *field_is_ref;   /* nfields entries */
+  const char **field_names;/* nfields entries, for diagnostics */
+
+  /* statics */
+  int nstatics;
+  DrValue *statics;
+  uint8_t *static_is_ref;
+  const char **static_names;
+
+  DrMethod **vtable;
+  int vtable_len;
+  DrMethod **itable;       /* indexed by interface selector; NULL if none */
+  int itable_len;
+  DrMethod *clinit;        /* NULL if the class has no static initializer */
+  DrInitState init_state;
+
+  /* arrays: the element kind, and the element class for reference arrays */
+  DrKind elem_kind;
+  DrClass *elem_class;
+  DrClass *array_class;    /* cache: the class of this[] */
+  int elem_size;
+  DrObj *lock;             /* monitor object of static synchronized methods (a root) */
+};
+
+/* An exception handler: a throw at pc in [start, end) whose exception is
+ * an instance of cls (NULL catches everything) jumps to handler with the
+ * exception in register reg. */
+typedef struct {
+  uint32_t start, end, handler;
+  DrClass *cls;
+  uint32_t reg;
+} DrHandler;
+
+typedef struct {
+  uint32_t pc;             /* first pc of the run of code from this line */
+  int32_t line;
+} DrLineEntry;
+
+enum {
+  DR_M_STATIC = 1 << 0,
+  DR_M_NATIVE = 1 << 1,
+  DR_M_ABSTRACT = 1 << 2,
+  DR_M_SYNCHRONIZED = 1 << 3,
+  DR_M_CTOR = 1 << 4,      /* <init> */
+  DR_M_CLINIT = 1 << 5,    /* <clinit> */
+  DR_M_PRIVATE = 1 << 6,
+  DR_M_FINAL = 1 << 7,
+};
+
+/* A native implementation: args[0..nparams) hold the arguments (receiver
+ * first for instance methods).  Returns false with vm->exception set when
+ * it throws.  Natives that allocate more than once must keep earlier
+ * results reachable (dr_push_root). */
+typedef bool (*DrNativeFn)(DrVM *vm, DrValue *args, DrValue *ret);
+
+struct DrMethod {
+  const char *name;        /* "foo", "<init>", "<clinit>" */
+  const char *desc;        /* readable signature, e.g. "foo(int,String)" */
+  int id;                  /* index in vm->methods */
+  DrClass *owner;
+  uint32_t flags;
+  int nparams;             /* argument slots, receiver included */
+  int nregs;               /* registers, >= nparams */
+  uint8_t *reg_is_ref;     /* nregs entries */
+  DrKind ret_kind;
+  DrKind *param_kinds;     /* nparams entries, receiver included */
+
+  uint32_t *code;
+  int code_len;
+  DrLineEntry *lines;
+  int nlines;
+  DrHandler *handlers;
+  int nhandlers;
+
+  DrNativeFn native;       /* for DR_M_NATIVE */
+  int vtable_index;        /* -1 for static / private / constructors */
+  int selector;            /* interface method selector, or -1 */
+};
+
+/* Source line of pc in m, or -1. */
+int dr_method_line(const DrMethod *m, uint32_t pc);
+
+#endif

@@ -1,0 +1,221 @@
+/* VM lifecycle and the loaded program's registries: classes, methods,
+ * array classes, interned string constants, and linking. */
+#include "vm.h"
+
+#include <string.h>
+
+enum {
+  DR_STACK_SLOTS = 4 * 1024 * 1024, /* registers per thread (32 MiB, touched lazily) */
+  DR_MAX_FRAMES = 100000,
+};
+
+static void vm_thread_init(DrThread *t, const char *name) {
+  t->name = name;
+  t->stack_slots = DR_STACK_SLOTS;
+  t->stack = dr_xcalloc(t->stack_slots, sizeof(DrValue));
+  t->max_frames = DR_MAX_FRAMES;
+  t->frames = dr_xcalloc((size_t)t->max_frames, sizeof(DrFrame));
+  t->nframes = 0;
+}
+
+void dr_vm_init(DrVM *vm) {
+  memset(vm, 0, sizeof(*vm));
+  vm->next_gc = 4 * 1024 * 1024;
+  vm->max_heap = (size_t)2 * 1024 * 1024 * 1024;
+  vm->source_name = "prog.dl";
+  vm->out_file = stdout;
+  vm->err_file = stderr;
+  vm_thread_init(&vm->main_thread, "main");
+  vm->thread = &vm->main_thread;
+}
+
+static void vm_free_method(DrMethod *m) {
+  free(m->reg_is_ref);
+  free(m->param_kinds);
+  free(m->code);
+  free(m->lines);
+  free(m->handlers);
+  free((char *)m->name);
+  free((char *)m->desc);
+  free(m);
+}
+
+static void vm_free_class(DrClass *c) {
+  free(c->interfaces);
+  free(c->field_is_ref);
+  free(c->field_names);
+  free(c->statics);
+  free(c->static_is_ref);
+  free(c->static_names);
+  if (!(c->flags & DR_CLS_ARRAY)) free(c->vtable); /* arrays share Object's */
+  free(c->itable);
+  free((char *)c->name);
+  free(c);
+}
+
+void dr_vm_free(DrVM *vm) {
+  dr_gc_free_all(vm);
+  for (int i = 0; i < vm->nmethods; i++) vm_free_method(vm->methods[i]);
+  for (int i = 0; i < vm->nclasses; i++) vm_free_class(vm->classes[i]);
+  free(vm->methods);
+  free(vm->classes);
+  free(vm->strings);
+  free(vm->gray);
+  free(vm->roots);
+  free(vm->main_thread.stack);
+  free(vm->main_thread.frames);
+  free(vm->out.data);
+  dr_buf16_free(&vm->scratch16);
+  memset(vm, 0, sizeof(*vm));
+}
+
+DrClass *dr_class_new(DrVM *vm, const char *name) {
+  DrClass *c = dr_xcalloc(1, sizeof(DrClass));
+  c->name = dr_strdup(name);
+  c->id = vm->nclasses;
+  c->elem_kind = DR_K_VOID;
+  DR_PUSH(vm->classes, vm->nclasses, vm->classes_cap, c);
+  return c;
+}
+
+DrMethod *dr_method_new(DrVM *vm, DrClass *owner, const char *name, const char *desc) {
+  DrMethod *m = dr_xcalloc(1, sizeof(DrMethod));
+  m->name = dr_strdup(name);
+  m->desc = dr_strdup(desc);
+  m->owner = owner;
+  m->id = vm->nmethods;
+  m->vtable_index = -1;
+  m->selector = -1;
+  DR_PUSH(vm->methods, vm->nmethods, vm->methods_cap, m);
+  return m;
+}
+
+DrClass *dr_find_class(DrVM *vm, const char *name) {
+  for (int i = 0; i < vm->nclasses; i++)
+    if (strcmp(vm->classes[i]->name, name) == 0) return vm->classes[i];
+  return NULL;
+}
+
+static const char vm_kind_code[] = {
+    [DR_K_BOOLEAN] = 'Z', [DR_K_CHAR] = 'C', [DR_K_INT] = 'I', [DR_K_LONG] = 'J', [DR_K_DOUBLE] = 'D'};
+static const int vm_kind_size[] = {
+    [DR_K_BOOLEAN] = 1, [DR_K_CHAR] = 2, [DR_K_INT] = 4, [DR_K_LONG] = 8, [DR_K_DOUBLE] = 8, [DR_K_REF] = sizeof(DrObj *)};
+
+static DrClass *vm_new_array_class(DrVM *vm, const char *name, DrKind kind, DrClass *elem) {
+  DrClass *c = dr_class_new(vm, name);
+  c->flags = DR_CLS_ARRAY | DR_CLS_FINAL;
+  c->elem_kind = kind;
+  c->elem_class = elem;
+  c->elem_size = vm_kind_size[kind];
+  c->init_state = DR_INIT_DONE;
+  c->super = vm->known[DR_WK_OBJECT];
+  if (c->super) {
+    c->vtable = c->super->vtable;
+    c->vtable_len = c->super->vtable_len;
+  }
+  return c;
+}
+
+DrClass *dr_prim_array_class(DrVM *vm, DrKind kind) {
+  ASSERT(kind >= DR_K_BOOLEAN && kind <= DR_K_DOUBLE, "primitive kind");
+  if (!vm->prim_array[kind]) {
+    char name[3] = {'[', vm_kind_code[kind], 0};
+    vm->prim_array[kind] = vm_new_array_class(vm, name, kind, NULL);
+  }
+  return vm->prim_array[kind];
+}
+
+/* Array classes are named as the JVM names them: [I, [[I, [LFoo; */
+DrClass *dr_array_class(DrVM *vm, DrClass *elem) {
+  if (!elem->array_class) {
+    size_t n = strlen(elem->name);
+    char *name = dr_xmalloc(n + 4);
+    if (elem->flags & DR_CLS_ARRAY)
+      snprintf(name, n + 4, "[%s", elem->name);
+    else
+      snprintf(name, n + 4, "[L%s;", elem->name);
+    elem->array_class = vm_new_array_class(vm, name, DR_K_REF, elem);
+    free(name);
+  }
+  return elem->array_class;
+}
+
+int dr_string_const(DrVM *vm, const uint16_t *chars, int len) {
+  for (int i = 0; i < vm->nstrings; i++) {
+    DrString *s = (DrString *)vm->strings[i];
+    if (s->length == len && memcmp(s->chars, chars, sizeof(uint16_t) * (size_t)len) == 0) return i;
+  }
+  /* Constants are created while loading, before any code runs; the slot
+   * is reserved first so the new string is a root at once. */
+  DR_PUSH(vm->strings, vm->nstrings, vm->strings_cap, NULL);
+  DrString *s = dr_new_string(vm, chars, len);
+  if (!s) dr_panic(__FILE__, __LINE__, "out of memory while loading string constants");
+  vm->strings[vm->nstrings - 1] = &s->hdr;
+  return vm->nstrings - 1;
+}
+
+bool dr_is_subclass(const DrClass *c, const DrClass *of) {
+  if (c == of) return true;
+  if (of->flags & DR_CLS_ARRAY) {
+    if (!(c->flags & DR_CLS_ARRAY) || of->elem_kind != DR_K_REF || c->elem_kind != DR_K_REF) return false;
+    return dr_is_subclass(c->elem_class, of->elem_class);
+  }
+  if (of->flags & DR_CLS_INTERFACE) {
+    for (const DrClass *k = c; k; k = k->super)
+      for (int i = 0; i < k->ninterfaces; i++)
+        if (dr_is_subclass(k->interfaces[i], of)) return true;
+    return false;
+  }
+  if (!of->super) return true; /* java.lang.Object */
+  for (const DrClass *k = c->super; k; k = k->super)
+    if (k == of) return true;
+  return false;
+}
+
+bool dr_instance_of(const DrObj *o, const DrClass *cls) { return o && dr_is_subclass(o->cls, cls); }
+
+int dr_method_line(const DrMethod *m, uint32_t pc) {
+  int line = -1;
+  for (int i = 0; i < m->nlines; i++) {
+    if (m->lines[i].pc > pc) break;
+    line = m->lines[i].line;
+  }
+  return line;
+}
+
+bool dr_vm_link(DrVM *vm) {
+  static const char *const names[DR_WK__COUNT] = {
+#define DR_WK_NAME(id, name) name,
+      DR_WELL_KNOWN(DR_WK_NAME)
+#undef DR_WK_NAME
+  };
+  bool ok = true;
+  for (int i = 0; i < DR_WK__COUNT; i++) {
+    vm->known[i] = dr_find_class(vm, names[i]);
+    if (!vm->known[i]) {
+      fprintf(stderr, "drvm: internal error: built-in class %s missing\n", names[i]);
+      ok = false;
+    }
+  }
+  if (!ok) return false;
+  /* Array classes made before Object's vtable existed get it now. */
+  DrClass *object = vm->known[DR_WK_OBJECT];
+  for (int i = 0; i < vm->nclasses; i++) {
+    DrClass *c = vm->classes[i];
+    if (c->flags & DR_CLS_ARRAY) {
+      c->super = object;
+      c->vtable = object->vtable;
+      c->vtable_len = object->vtable_len;
+    }
+  }
+  for (int i = 0; i < vm->nmethods; i++) {
+    DrMethod *m = vm->methods[i];
+    if (!(m->flags & DR_M_NATIVE) || !(m->owner->flags & DR_CLS_BUILTIN)) continue;
+    m->native = dr_native_lookup(m->owner->name, m->desc);
+    if (!m->native) {
+      fprintf(stderr, "drvm: internal error: no native for %s.%s\n", m->owner->name, m->desc);
+      ok = false;
+    }
+  }
+  return ok;
+}

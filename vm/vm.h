@@ -1,0 +1,205 @@
+/* The VM: all state of one running program lives in a DrVM, passed first
+ * to every function.  No globals, so several VMs can live in one process. */
+#ifndef DR_VM_H
+#define DR_VM_H
+
+#include "object.h"
+
+/* Exit statuses of `drvm run`. */
+enum {
+  DR_EXIT_OK = 0,
+  DR_EXIT_EXCEPTION = 1,
+  DR_EXIT_USAGE = 2,
+  DR_EXIT_COMPILE = 3,
+  DR_EXIT_DEADLOCK = 4,
+  DR_EXIT_STEPS = 5,
+  DR_EXIT_RACES = 66,
+};
+
+/* Classes the VM itself needs to know; found by name after loading.
+ * X(enum suffix, runtime name) */
+#define DR_WELL_KNOWN(X)                                                      \
+  X(OBJECT, "java.lang.Object")                                               \
+  X(STRING, "java.lang.String")                                               \
+  X(STRING_BUILDER, "java.lang.StringBuilder")                                \
+  X(THROWABLE, "java.lang.Throwable")                                         \
+  X(THREAD, "java.lang.Thread")                                               \
+  X(ARITHMETIC, "java.lang.ArithmeticException")                              \
+  X(NPE, "java.lang.NullPointerException")                                    \
+  X(AIOOBE, "java.lang.ArrayIndexOutOfBoundsException")                       \
+  X(SIOOBE, "java.lang.StringIndexOutOfBoundsException")                      \
+  X(IOOBE, "java.lang.IndexOutOfBoundsException")                             \
+  X(CLASS_CAST, "java.lang.ClassCastException")                               \
+  X(NEG_ARRAY_SIZE, "java.lang.NegativeArraySizeException")                   \
+  X(ARRAY_STORE, "java.lang.ArrayStoreException")                             \
+  X(STACK_OVERFLOW, "java.lang.StackOverflowError")                           \
+  X(OUT_OF_MEMORY, "java.lang.OutOfMemoryError")                              \
+  X(ILLEGAL_MONITOR, "java.lang.IllegalMonitorStateException")                \
+  X(ILLEGAL_ARGUMENT, "java.lang.IllegalArgumentException")                   \
+  X(NUMBER_FORMAT, "java.lang.NumberFormatException")                         \
+  X(UNSUPPORTED, "java.lang.UnsupportedOperationException")                   \
+  X(ASSERTION, "java.lang.AssertionError")                                    \
+  X(BOOT, "drvm.Boot")
+
+typedef enum {
+#define DR_WK_ENUM(id, name) DR_WK_##id,
+  DR_WELL_KNOWN(DR_WK_ENUM)
+#undef DR_WK_ENUM
+  DR_WK__COUNT
+} DrWellKnown;
+
+typedef struct DrMonitor {
+  struct DrThread *owner;
+  int count;
+} DrMonitor;
+
+typedef struct DrFrame {
+  DrMethod *method;
+  uint32_t *ip;            /* saved ip: next instruction when not on top */
+  DrValue *regs;
+  uint32_t ret_reg;        /* caller register receiving the result */
+  DrObj *sync_obj;         /* monitor held by a synchronized method */
+  bool boundary;           /* a C caller waits for this frame (dr_call) */
+  /* ip is saved at the START of the instruction that left this frame (a
+   * call, or an instruction waiting for class initialization), so traces
+   * and handler lookup see that instruction's pc. */
+} DrFrame;
+
+typedef struct DrThread {
+  const char *name;
+  DrValue *stack;          /* register stack */
+  size_t stack_slots;
+  DrFrame *frames;
+  int nframes;
+  int max_frames;
+} DrThread;
+
+typedef struct {
+  char *data;
+  size_t len, cap;
+} DrBuf;
+
+/* A UTF-16 text builder: strings are built here, then copied once. */
+typedef struct {
+  uint16_t *data;
+  int32_t len, cap;
+} DrBuf16;
+
+typedef struct DrVM {
+  /* the loaded program; ids are indices, assigned in load order */
+  DrClass **classes;
+  int nclasses, classes_cap;
+  DrMethod **methods;
+  int nmethods, methods_cap;
+  DrObj **strings;         /* interned string constants (GC roots) */
+  int nstrings, strings_cap;
+  int nselectors;          /* interface method selectors handed out */
+  DrClass *prim_array[DR_K_REF + 1]; /* int[], char[], ... by element kind */
+  DrClass *known[DR_WK__COUNT];
+  const char *source_name; /* shown in stack traces: "prog.dl" */
+
+  /* heap */
+  DrObj *objects;
+  size_t bytes_allocated;
+  size_t next_gc;
+  size_t max_heap;
+  uint32_t next_hash;
+  DrObj **gray;
+  int ngray, gray_cap;
+  DrObj **roots;           /* temporary roots held by C code */
+  int nroots, roots_cap;
+  uint64_t gc_count;
+  bool gc_running;
+
+  /* execution */
+  DrThread *thread;        /* the running thread */
+  DrThread main_thread;
+  DrObj *exception;        /* pending exception while unwinding */
+  uint64_t steps;          /* instructions executed, counted at branches and calls */
+  uint64_t max_steps;      /* 0 = unlimited */
+  bool halting;            /* System.exit or step limit: unwind everything */
+  int exit_status;
+  int64_t vclock_ns;       /* virtual clock behind currentTimeMillis/nanoTime */
+
+  DrObj *main_thread_obj;  /* Thread.currentThread() of main, made on demand (a root) */
+  DrBuf16 scratch16;       /* reused by string building (STRCAT, natives) */
+
+  /* output: buffered so a run's output is written in order, once */
+  DrBuf out;
+  FILE *out_file, *err_file;
+} DrVM;
+
+/* --- lifecycle (vm.c) --- */
+void dr_vm_init(DrVM *vm);
+void dr_vm_free(DrVM *vm);
+DrClass *dr_class_new(DrVM *vm, const char *name);
+DrMethod *dr_method_new(DrVM *vm, DrClass *owner, const char *name, const char *desc);
+DrClass *dr_find_class(DrVM *vm, const char *name);
+/* The class of arrays whose elements are elem (a class) ... */
+DrClass *dr_array_class(DrVM *vm, DrClass *elem);
+/* ... or of a primitive kind. */
+DrClass *dr_prim_array_class(DrVM *vm, DrKind kind);
+/* Intern a string constant; returns its id.  chars are UTF-16. */
+int dr_string_const(DrVM *vm, const uint16_t *chars, int len);
+/* Called once all classes are loaded: finds well-known classes, binds
+ * prelude natives.  Returns false with a message on stderr if the
+ * program is unusable. */
+bool dr_vm_link(DrVM *vm);
+bool dr_is_subclass(const DrClass *c, const DrClass *of);
+bool dr_instance_of(const DrObj *o, const DrClass *cls);
+
+/* --- memory (gc.c): the one allocation entry point --- */
+void *dr_gc_alloc(DrVM *vm, DrClass *cls, size_t size); /* NULL + OutOfMemoryError pending */
+void dr_gc_collect(DrVM *vm);
+void dr_gc_free_all(DrVM *vm);
+void dr_push_root(DrVM *vm, DrObj *o);
+void dr_pop_roots(DrVM *vm, int n);
+DrObj *dr_new_instance(DrVM *vm, DrClass *cls);
+DrArray *dr_new_array(DrVM *vm, DrClass *arrcls, int32_t length);
+DrString *dr_new_string(DrVM *vm, const uint16_t *chars, int32_t len);
+DrString *dr_new_string_utf8(DrVM *vm, const char *s);
+/* Untracked malloc for VM-internal data (never NULL). */
+void *dr_xmalloc(size_t size);
+void *dr_xcalloc(size_t n, size_t size);
+
+/* --- exceptions (exceptions.c) --- */
+/* Creates an exception of cls with an optional message and its stack
+ * trace, makes it pending, and returns false (for `return dr_throw(...)`). */
+bool dr_throw(DrVM *vm, DrWellKnown cls, const char *fmt, ...) DR_PRINTF(3, 4);
+bool dr_throw_npe(DrVM *vm);
+/* Fills a Throwable's stack trace from the current frames (natives.c):
+ * skips skip_top frames, then constructors of Throwable classes. */
+bool dr_build_stack_trace(DrVM *vm, DrObj *throwable, int skip_top);
+/* Throws an already-created exception object. */
+bool dr_throw_obj(DrVM *vm, DrObj *exception);
+
+/* --- execution (interp.c) --- */
+/* Runs m with args to completion on the current thread.  Returns false if
+ * an exception escaped (vm->exception) or the VM is halting. */
+bool dr_call(DrVM *vm, DrMethod *m, DrValue *args, DrValue *ret);
+/* Runs `main(String[])` of cls with args; returns the process exit status. */
+int dr_run_main(DrVM *vm, DrClass *cls, int argc, char **argv);
+void dr_halt(DrVM *vm, int status);
+
+/* --- strings and output (string.c, print.c) --- */
+void dr_buf_append(DrBuf *b, const char *s, size_t n);
+void dr_buf_append_str(DrBuf *b, const char *s);
+/* Appends the Java text of a value of kind k (Double.toString etc.). */
+void dr_buf_append_value(DrBuf *b, DrKind k, DrValue v);
+/* Appends a String as UTF-8 ("null" for NULL). */
+void dr_buf_append_jstring(DrBuf *b, const DrString *s);
+void dr_flush_output(DrVM *vm);
+/* Writes UTF-8 text to fd 1 (buffered in vm->out) or 2 (stdout flushed first). */
+void dr_write_fd(DrVM *vm, int fd, const char *s, size_t n);
+void dr_buf16_append_value(DrBuf16 *b, DrKind k, DrValue v);
+void dr_buf16_append_ascii(DrBuf16 *b, const char *s);
+void dr_buf16_free(DrBuf16 *b);
+/* Java's Double.toString; buf must hold 32 bytes; returns length. */
+int dr_double_to_string(double d, char *buf);
+int32_t dr_string_hash(DrString *s);
+bool dr_string_equals(const DrString *a, const DrString *b);
+
+/* --- natives (natives.c): prelude methods implemented in C --- */
+DrNativeFn dr_native_lookup(const char *class_name, const char *desc);
+
+#endif
