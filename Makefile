@@ -4,8 +4,9 @@
 CC ?= cc
 WARN = -std=c11 -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Werror
 OPT ?= -O2 -g
+FPFLAGS = -ffp-contract=off
 CPPFLAGS += -D_POSIX_C_SOURCE=200809L
-CFLAGS += $(WARN) $(OPT)
+CFLAGS += $(WARN) $(OPT) $(FPFLAGS)
 LDLIBS += -lm
 BUILD ?= build
 
