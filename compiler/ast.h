@@ -257,6 +257,8 @@ struct DrStmt {
   DrClassDecl *class_decl;
   /* checker: S_FOREACH hidden locals (array copy, index) */
   DrLocalSym *hidden_array, *hidden_index;
+  DrPos end_pos;      /* S_BLOCK: its closing brace (parser; the checker
+                         reports "missing return statement" there) */
 };
 
 /* --------------------------------------------------------- declarations */

@@ -55,6 +55,14 @@ static void vm_free_class(DrClass *c) {
 
 void dr_vm_free(DrVM *vm) {
   dr_gc_free_all(vm);
+  /* Field names are owned by the class declaring them; inherited entries
+   * share the superclass's copies, so free them while all classes live. */
+  for (int i = 0; i < vm->nclasses; i++) {
+    DrClass *c = vm->classes[i];
+    if (c->flags & DR_CLS_ARRAY) continue;
+    for (int f = c->super ? c->super->nfields : 0; f < c->nfields; f++) free((char *)c->field_names[f]);
+    for (int f = 0; f < c->nstatics; f++) free((char *)c->static_names[f]);
+  }
   for (int i = 0; i < vm->nmethods; i++) vm_free_method(vm->methods[i]);
   for (int i = 0; i < vm->nclasses; i++) vm_free_class(vm->classes[i]);
   free(vm->methods);

@@ -1,0 +1,673 @@
+/* The type checker's driver: the class table, supertypes, members,
+ * overriding and abstract-method rules, then the bodies (see
+ * checker_internal.h for the phases). */
+#include <stdarg.h>
+#include <string.h>
+
+#include "checker_internal.h"
+
+/* --------------------------------------------------------- diagnostics */
+
+void chk_error(DrChecker *c, DrPos pos, const char *fmt, ...) {
+  char buf[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  c->errors++;
+  if (c->cur.prelude) {
+    /* An error in the prelude is drvm's own bug; its positions are not in
+     * the user's file, so it is reported without a source line. */
+    const DrSource *saved = c->diags->src;
+    c->diags->src = NULL;
+    dr_error(c->diags, pos, "in drvm's prelude: %s", buf);
+    c->diags->src = saved;
+    return;
+  }
+  dr_error(c->diags, pos, "%s", buf);
+}
+
+/* ------------------------------------------------------------- helpers */
+
+bool chk_is_interface(const DrClassSym *cls) { return cls && (cls->flags & DR_CLS_SYM_INTERFACE); }
+
+DrClassSym *chk_top(DrClassSym *cls) {
+  return cls ? chk_class(cls)->top : NULL;
+}
+
+const char *chk_method_sig(DrChecker *c, const DrMethodSym *m) {
+  const char *s = dr_arena_printf(c->arena, "%s(", m->is_ctor ? m->owner->name : m->name);
+  for (int i = 0; i < m->nparams; i++)
+    s = dr_arena_printf(c->arena, "%s%s%s", s, i ? "," : "", chk_type_str(c, m->params[i]));
+  return dr_arena_printf(c->arena, "%s)", s);
+}
+
+static const char *method_where(DrChecker *c) {
+  DrMethodSym *m = c->cur.meth;
+  if (!m) return "class";
+  if (strcmp(m->name, "<clinit>") == 0) return dr_arena_printf(c->arena, "static initializer of class %s", m->owner->source_name);
+  if (strcmp(m->name, "<instinit>") == 0) return dr_arena_printf(c->arena, "instance initializer of class %s", m->owner->source_name);
+  return dr_arena_printf(c->arena, "%s %s", m->is_ctor ? "constructor" : "method", chk_method_sig(c, m));
+}
+
+DrLocalSym *chk_find_local(DrChecker *c, const char *name) {
+  for (int i = c->nscope - 1; i >= c->cur.scope_base; i--)
+    if (strcmp(c->scope[i]->name, name) == 0) return c->scope[i];
+  return NULL;
+}
+
+static DrLocalSym *add_local(DrChecker *c, const char *name, DrType *type, DrPos pos, bool is_final) {
+  DrChkLocal *l = dr_arena_alloc(c->arena, sizeof(DrChkLocal));
+  l->sym.name = name;
+  l->sym.type = type;
+  l->sym.is_final = is_final;
+  l->sym.pos = pos;
+  DrMethodSym *m = c->cur.meth;
+  if (m) {
+    DrChkMethod *cm = chk_method(m);
+    l->sym.index = m->nlocals;
+    DR_ARENA_PUSH(c->arena, m->locals, m->nlocals, cm->locals_cap, &l->sym);
+  }
+  return &l->sym;
+}
+
+DrLocalSym *chk_declare_local(DrChecker *c, const char *name, DrType *type, DrPos pos, bool is_final, bool blank) {
+  if (!name) name = "?";
+  if (chk_find_local(c, name))
+    chk_error(c, pos, "variable %s is already defined in %s", name, method_where(c));
+  DrLocalSym *l = add_local(c, name, type, pos, is_final);
+  chk_local(l)->blank_final = is_final && blank;
+  DR_ARENA_PUSH(c->arena, c->scope, c->nscope, c->scope_cap, l);
+  return l;
+}
+
+DrLocalSym *chk_hidden_local(DrChecker *c, const char *name, DrType *type, DrPos pos) {
+  return add_local(c, name, type, pos, false);
+}
+
+/* --------------------------------------------------------- class table */
+
+static DrClassSym *declare_class(DrChecker *c, DrClassDecl *d, DrClassSym *outer) {
+  DrChkClass *ck = dr_arena_alloc(c->arena, sizeof(DrChkClass));
+  DrClassSym *k = &ck->sym;
+  k->name = d->name ? d->name : "?";
+  k->decl = d;
+  k->outer = outer;
+  ck->top = outer ? chk_top(outer) : k;
+  if (d->is_interface) k->flags |= DR_CLS_SYM_INTERFACE | DR_CLS_SYM_ABSTRACT;
+  if (d->mods & DR_MOD_ABSTRACT) k->flags |= DR_CLS_SYM_ABSTRACT;
+  if (d->mods & DR_MOD_FINAL) k->flags |= DR_CLS_SYM_FINAL;
+  if (d->from_prelude) k->flags |= DR_CLS_SYM_PRELUDE;
+  if (outer) {
+    k->source_name = dr_arena_printf(c->arena, "%s.%s", outer->source_name, k->name);
+    k->binary_name = dr_arena_printf(c->arena, "%s$%s", outer->binary_name, k->name);
+  } else if (d->from_prelude && d->package) {
+    k->source_name = k->name;
+    k->binary_name = dr_arena_printf(c->arena, "%s.%s", d->package, k->name);
+  } else {
+    k->source_name = k->name;
+    k->binary_name = k->name;
+  }
+  k->type = dr_arena_alloc(c->arena, sizeof(DrType));
+  k->type->kind = TY_CLASS;
+  k->type->cls = k;
+  d->sym = k;
+  DR_ARENA_PUSH(c->arena, c->classes, c->nclasses, c->classes_cap, k);
+
+  int nested_cap = 0;
+  for (int i = 0; i < d->nmembers; i++) {
+    DrMember *mem = &d->members[i];
+    if (mem->kind != M_CLASS || !mem->nested) continue;
+    DrClassDecl *nd = mem->nested;
+    bool dup = false;
+    for (int j = 0; j < k->nnested; j++) dup = dup || strcmp(k->nested[j]->name, nd->name ? nd->name : "?") == 0;
+    for (DrClassSym *o = k; o && !dup; o = o->outer) dup = nd->name && strcmp(o->name, nd->name) == 0;
+    c->cur.prelude = d->from_prelude;
+    if (dup) chk_error(c, nd->pos, "class %s is already defined in %s %s", nd->name, d->is_interface ? "interface" : "class", k->source_name);
+    if (!nd->is_interface && !d->is_interface && !((mem->mods | nd->mods) & DR_MOD_STATIC))
+      chk_error(c, nd->pos, "inner (non-static) classes are not supported in DL (declare the class static)");
+    nd->from_prelude = d->from_prelude;
+    if (!nd->package) nd->package = d->package;
+    DrClassSym *n = declare_class(c, nd, k);
+    if (!dup) DR_ARENA_PUSH(c->arena, k->nested, k->nnested, nested_cap, n);
+  }
+  return k;
+}
+
+static DrClassSym *prelude_class(DrChecker *c, const char *name) {
+  for (int i = 0; i < c->nclasses; i++) {
+    DrClassSym *k = c->classes[i];
+    if (!k->outer && (k->flags & DR_CLS_SYM_PRELUDE) && strcmp(k->name, name) == 0) return k;
+  }
+  return NULL;
+}
+
+static void build_class_table(DrChecker *c) {
+  for (int i = 0; i < c->prog->nclasses; i++) {
+    DrClassDecl *d = c->prog->classes[i];
+    if (!d) continue;
+    c->cur.prelude = d->from_prelude;
+    bool dup = false;
+    for (int j = 0; j < c->nclasses && !dup; j++) {
+      DrClassSym *o = c->classes[j];
+      dup = !o->outer && d->name && strcmp(o->name, d->name) == 0 &&
+            (o->flags & DR_CLS_SYM_PRELUDE) == (d->from_prelude ? DR_CLS_SYM_PRELUDE : 0u);
+    }
+    if (dup) chk_error(c, d->pos, "duplicate class: %s", d->name);
+    DrClassSym *k = declare_class(c, d, NULL);
+    if (dup) k->name = dr_arena_printf(c->arena, "%s$duplicate", k->name); /* unreachable by name */
+  }
+  c->cur.prelude = false;
+  c->c_object = prelude_class(c, "Object");
+  c->c_string = prelude_class(c, "String");
+  c->c_throwable = prelude_class(c, "Throwable");
+  c->c_assertion_error = prelude_class(c, "AssertionError");
+  c->t_object = c->c_object ? c->c_object->type : &c->T->t_error;
+  c->t_string = c->c_string ? c->c_string->type : &c->T->t_error;
+}
+
+/* ---------------------------------------------------------- supertypes */
+
+/* Whether target is reachable from k through supertypes (bounded: cycles
+ * not yet cut must not hang the walk). */
+static bool reaches(DrClassSym *k, DrClassSym *target, int depth) {
+  if (!k || depth > 256) return depth > 256;
+  if (k == target) return true;
+  if (reaches(k->super, target, depth + 1)) return true;
+  for (int i = 0; i < k->ninterfaces; i++)
+    if (reaches(k->interfaces[i], target, depth + 1)) return true;
+  return false;
+}
+
+void chk_resolve_supers(DrChecker *c, DrClassSym *k) {
+  DrChkClass *ck = chk_class(k);
+  if (ck->super_state != 0) return;
+  ck->super_state = 1;
+  DrChkCtx saved = c->cur;
+  memset(&c->cur, 0, sizeof c->cur);
+  c->cur.cls = k->outer;
+  c->cur.prelude = (k->flags & DR_CLS_SYM_PRELUDE) != 0;
+  c->cur.scope_base = c->nscope;
+  DrClassDecl *d = k->decl;
+  if (d->extends && !d->is_interface) {
+    DrType *t = chk_resolve_tref(c, d->extends);
+    if (t->kind == TY_CLASS) {
+      if (chk_is_interface(t->cls))
+        chk_error(c, d->extends->pos, "no interface expected here");
+      else if (t->cls->flags & DR_CLS_SYM_FINAL)
+        chk_error(c, d->extends->pos, "cannot inherit from final %s", t->cls->source_name);
+      else
+        k->super = t->cls;
+    } else if (t->kind != TY_ERROR) {
+      chk_error(c, d->extends->pos, "unexpected type: class expected here");
+    }
+  }
+  if (!k->super && !d->is_interface && k != c->c_object) k->super = c->c_object;
+  int cap = 0;
+  for (int i = 0; i < d->nimplements; i++) {
+    DrType *t = chk_resolve_tref(c, &d->implements[i]);
+    if (t->kind == TY_ERROR) continue;
+    if (t->kind != TY_CLASS || !chk_is_interface(t->cls)) {
+      chk_error(c, d->implements[i].pos, "interface expected here");
+      continue;
+    }
+    bool dup = false;
+    for (int j = 0; j < k->ninterfaces; j++) dup = dup || k->interfaces[j] == t->cls;
+    if (dup) {
+      chk_error(c, d->implements[i].pos, "repeated interface");
+      continue;
+    }
+    DR_ARENA_PUSH(c->arena, k->interfaces, k->ninterfaces, cap, t->cls);
+  }
+  /* cycles: resolve the supertypes first, then see whether k is above
+   * itself; cut the edge that closes the cycle */
+  if (k->super) chk_resolve_supers(c, k->super);
+  for (int i = 0; i < k->ninterfaces; i++) chk_resolve_supers(c, k->interfaces[i]);
+  bool cyclic = (k->super && reaches(k->super, k, 0));
+  for (int i = 0; i < k->ninterfaces && !cyclic; i++) cyclic = reaches(k->interfaces[i], k, 0);
+  if (cyclic) {
+    chk_error(c, d->pos, "cyclic inheritance involving %s", k->source_name);
+    ck->cyclic = true;
+    k->super = d->is_interface ? NULL : c->c_object;
+    if (k == c->c_object) k->super = NULL;
+    k->ninterfaces = 0;
+  }
+  ck->super_state = 2;
+  c->cur = saved;
+}
+
+/* ------------------------------------------------------------- members */
+
+static DrChkMethod *new_method(DrChecker *c, DrClassSym *k, const char *name, unsigned mods, DrPos pos) {
+  DrChkMethod *m = dr_arena_alloc(c->arena, sizeof(DrChkMethod));
+  m->sym.name = name;
+  m->sym.owner = k;
+  m->sym.mods = mods;
+  m->sym.pos = pos;
+  m->sym.ret = &c->T->t_void;
+  return m;
+}
+
+static bool same_sig(const DrMethodSym *a, const DrMethodSym *b) {
+  if (a->is_ctor != b->is_ctor || strcmp(a->name, b->name) != 0 || a->nparams != b->nparams) return false;
+  for (int i = 0; i < a->nparams; i++)
+    if (a->params[i] != b->params[i]) return false;
+  return true;
+}
+
+static void declare_method(DrChecker *c, DrClassSym *k, DrMember *mem, int *mcap) {
+  DrClassDecl *d = k->decl;
+  bool ctor = mem->kind == M_CTOR;
+  unsigned mods = mem->mods;
+  if (d->is_interface) {
+    if (ctor) {
+      chk_error(c, mem->pos, "interfaces cannot have constructors");
+      return;
+    }
+    bool body = mem->body || (mods & (DR_MOD_DEFAULT | DR_MOD_STATIC | DR_MOD_PRIVATE));
+    if (body)
+      chk_error(c, mem->pos, "%s is not supported in DL (interfaces declare abstract methods only)",
+                (mods & DR_MOD_DEFAULT) ? "a default method" : (mods & DR_MOD_STATIC) ? "a static interface method"
+                : (mods & DR_MOD_PRIVATE) ? "a private interface method" : "an interface method body");
+    mods |= DR_MOD_PUBLIC;
+    /* a rejected body still counts as an implementation: no cascade of
+     * "does not override abstract method" errors */
+    if (!body) mods |= DR_MOD_ABSTRACT;
+    mods &= ~(unsigned)(DR_MOD_STATIC | DR_MOD_PRIVATE | DR_MOD_DEFAULT);
+  }
+  if (ctor && mem->name && strcmp(mem->name, k->name) != 0) {
+    chk_error(c, mem->pos, "invalid method declaration; return type required");
+    return;
+  }
+  DrChkMethod *cm = new_method(c, k, ctor ? "<init>" : (mem->name ? mem->name : "?"), mods, mem->pos);
+  DrMethodSym *m = &cm->sym;
+  m->is_ctor = ctor;
+  m->decl = mem;
+  m->ret = ctor ? &c->T->t_void : chk_resolve_tref(c, &mem->ret);
+  m->nparams = mem->nparams;
+  m->params = dr_arena_alloc(c->arena, sizeof(DrType *) * (size_t)(mem->nparams + 1));
+  for (int i = 0; i < mem->nparams; i++) {
+    DrType *t = chk_resolve_tref(c, &mem->params[i].tref);
+    if (t->kind == TY_VOID) {
+      chk_error(c, mem->params[i].tref.pos, "'void' type not allowed here");
+      t = &c->T->t_error;
+    }
+    m->params[i] = t;
+  }
+  mem->method = m;
+  if (!d->is_interface) {
+    bool abstract = (mods & DR_MOD_ABSTRACT) != 0;
+    if (abstract && mem->body) chk_error(c, mem->pos, "abstract methods cannot have a body");
+    if (!abstract && !mem->body && !(mods & DR_MOD_NATIVE))
+      chk_error(c, mem->pos, "missing method body, or declare abstract");
+    if (abstract && (mods & (DR_MOD_PRIVATE | DR_MOD_STATIC | DR_MOD_FINAL | DR_MOD_NATIVE | DR_MOD_SYNCHRONIZED))) {
+      const char *other = (mods & DR_MOD_PRIVATE)  ? "private"
+                          : (mods & DR_MOD_STATIC) ? "static"
+                          : (mods & DR_MOD_FINAL)  ? "final"
+                          : (mods & DR_MOD_NATIVE) ? "native"
+                                                   : "synchronized";
+      chk_error(c, mem->pos, "illegal combination of modifiers: abstract and %s", other);
+    }
+    if ((mods & DR_MOD_NATIVE) && mem->body) chk_error(c, mem->pos, "native methods cannot have a body");
+    if (ctor && (mods & (DR_MOD_STATIC | DR_MOD_ABSTRACT | DR_MOD_FINAL | DR_MOD_NATIVE | DR_MOD_SYNCHRONIZED)))
+      chk_error(c, mem->pos, "modifier not allowed here");
+  }
+  for (int i = 0; i < k->nmethods; i++)
+    if (same_sig(k->methods[i], m)) {
+      chk_error(c, mem->pos, "%s %s is already defined in %s %s", ctor ? "constructor" : "method", chk_method_sig(c, m),
+                d->is_interface ? "interface" : "class", k->source_name);
+      return;
+    }
+  DR_ARENA_PUSH(c->arena, k->methods, k->nmethods, *mcap, m);
+}
+
+static void declare_members(DrChecker *c, DrClassSym *k) {
+  DrChkClass *ck = chk_class(k);
+  if (ck->members_done) return;
+  ck->members_done = true;
+  DrClassDecl *d = k->decl;
+  memset(&c->cur, 0, sizeof c->cur);
+  c->cur.cls = k;
+  c->cur.prelude = (k->flags & DR_CLS_SYM_PRELUDE) != 0;
+  c->cur.scope_base = c->nscope;
+  int fcap = 0, mcap = 0;
+  bool has_ctor = false;
+  for (int i = 0; i < d->nmembers; i++) {
+    DrMember *mem = &d->members[i];
+    switch (mem->kind) {
+    case M_FIELD: {
+      DrType *base = chk_resolve_tref(c, &mem->tref);
+      if (base->kind == TY_VOID) {
+        chk_error(c, mem->tref.pos, "'void' type not allowed here");
+        base = &c->T->t_error;
+      }
+      unsigned mods = mem->mods;
+      if (d->is_interface) mods |= DR_MOD_PUBLIC | DR_MOD_STATIC | DR_MOD_FINAL;
+      mem->field_syms = dr_arena_alloc(c->arena, sizeof(DrFieldSym *) * (size_t)(mem->ndecls + 1));
+      for (int j = 0; j < mem->ndecls; j++) {
+        DrDeclarator *dc = &mem->decls[j];
+        DrChkField *f = dr_arena_alloc(c->arena, sizeof(DrChkField));
+        DrType *t = base;
+        for (int x = 0; x < dc->extra_dims; x++) t = chk_array_of(c, t);
+        f->sym.name = dc->name ? dc->name : "?";
+        f->sym.owner = k;
+        f->sym.type = t;
+        f->sym.mods = mods;
+        f->sym.pos = dc->pos;
+        f->sym.decl = dc;
+        f->is_interface_const = d->is_interface;
+        mem->field_syms[j] = &f->sym;
+        bool dup = false;
+        for (int x = 0; x < k->nfields && !dup; x++) dup = strcmp(k->fields[x]->name, f->sym.name) == 0;
+        if (dup) {
+          chk_error(c, dc->pos, "variable %s is already defined in class %s", f->sym.name, k->source_name);
+          continue;
+        }
+        if (d->is_interface && !dc->init) chk_error(c, dc->pos, "= expected");
+        f->index = k->nfields;
+        DR_ARENA_PUSH(c->arena, k->fields, k->nfields, fcap, &f->sym);
+      }
+      break;
+    }
+    case M_METHOD:
+    case M_CTOR:
+      if (mem->kind == M_CTOR) has_ctor = true;
+      declare_method(c, k, mem, &mcap);
+      break;
+    case M_INIT:
+      if (d->is_interface) chk_error(c, mem->pos, "initializers are not allowed in interfaces");
+      break;
+    case M_CLASS: break;
+    }
+  }
+  if (!has_ctor && !d->is_interface) {
+    unsigned mods = d->mods & (DR_MOD_PUBLIC | DR_MOD_PROTECTED | DR_MOD_PRIVATE);
+    if (k->flags & DR_CLS_SYM_PRELUDE) mods |= DR_MOD_PUBLIC;
+    DrChkMethod *m = new_method(c, k, "<init>", mods, d->pos);
+    m->sym.is_ctor = true;
+    m->sym.params = dr_arena_alloc(c->arena, sizeof(DrType *));
+    DR_ARENA_PUSH(c->arena, k->methods, k->nmethods, mcap, &m->sym);
+  }
+  k->clinit = &new_method(c, k, "<clinit>", DR_MOD_STATIC, d->pos)->sym;
+  k->clinit->params = dr_arena_alloc(c->arena, sizeof(DrType *));
+  k->instance_init = &new_method(c, k, "<instinit>", 0, d->pos)->sym;
+  k->instance_init->params = dr_arena_alloc(c->arena, sizeof(DrType *));
+  if ((d->mods & DR_MOD_ABSTRACT) && (d->mods & DR_MOD_FINAL))
+    chk_error(c, d->pos, "illegal combination of modifiers: abstract and final");
+}
+
+/* ---------------------------------------------------------- overriding */
+
+static int access_rank(unsigned mods) {
+  if (mods & DR_MOD_PUBLIC) return 3;
+  if (mods & DR_MOD_PROTECTED) return 2;
+  if (mods & DR_MOD_PRIVATE) return 0;
+  return 1;
+}
+
+static const char *access_name(unsigned mods) {
+  if (mods & DR_MOD_PUBLIC) return "public";
+  if (mods & DR_MOD_PROTECTED) return "protected";
+  if (mods & DR_MOD_PRIVATE) return "private";
+  return "package";
+}
+
+static bool check_override_pair(DrChecker *c, DrClassSym *k, DrMethodSym *m, DrMethodSym *o) {
+  const char *verb = (chk_is_interface(o->owner) && !chk_is_interface(k)) ? "implement" : "override";
+  bool ms = (m->mods & DR_MOD_STATIC) != 0, os = (o->mods & DR_MOD_STATIC) != 0;
+  const char *head = dr_arena_printf(c->arena, "%s in %s cannot %s %s in %s", chk_method_sig(c, m), k->source_name,
+                                     ms && os ? "hide" : verb, chk_method_sig(c, o), o->owner->source_name);
+  DrPos pos = m->pos;
+  if (ms && !os) {
+    chk_error(c, pos, "%s; overriding method is static", head);
+    return false;
+  }
+  if (!ms && os) {
+    chk_error(c, pos, "%s; overridden method is static", head);
+    return false;
+  }
+  if (o->mods & DR_MOD_FINAL) {
+    chk_error(c, pos, "%s; overridden method is %sfinal", head, os ? "static " : "");
+    return false;
+  }
+  DrType *r = m->ret, *ro = o->ret;
+  bool ret_ok = r == ro || chk_is_err(r) || chk_is_err(ro) ||
+                (chk_is_ref(r) && chk_is_ref(ro) && chk_subtype(c, r, ro));
+  if (!ret_ok) {
+    chk_error(c, pos, "%s; return type %s is not compatible with %s", head, chk_type_str(c, r), chk_type_str(c, ro));
+    return false;
+  }
+  if (access_rank(m->mods) < access_rank(o->mods)) {
+    chk_error(c, pos, "%s; attempting to assign weaker access privileges; was %s", head, access_name(o->mods));
+    return false;
+  }
+  return true;
+}
+
+/* The first method with m's signature that m overrides, searching every
+ * supertype of k (superclass chain, then interfaces). */
+static void check_overrides_in(DrChecker *c, DrClassSym *k, DrMethodSym *m, DrClassSym *s, int depth, bool *done) {
+  if (!s || *done || depth > 256) return;
+  DrMethodSym *o = chk_find_method_sig(s, m->name, m->params, m->nparams);
+  if (o && !(o->mods & DR_MOD_PRIVATE) && chk_accessible(c, o->owner, o->mods)) {
+    if (!check_override_pair(c, k, m, o)) *done = true;
+  }
+  check_overrides_in(c, k, m, s->super, depth + 1, done);
+  for (int i = 0; i < s->ninterfaces; i++) check_overrides_in(c, k, m, s->interfaces[i], depth + 1, done);
+}
+
+static void check_overriding(DrChecker *c, DrClassSym *k) {
+  for (int i = 0; i < k->nmethods; i++) {
+    DrMethodSym *m = k->methods[i];
+    if (m->is_ctor || (m->mods & DR_MOD_PRIVATE)) continue;
+    bool done = false;
+    check_overrides_in(c, k, m, k->super, 0, &done);
+    for (int j = 0; j < k->ninterfaces; j++) check_overrides_in(c, k, m, k->interfaces[j], 0, &done);
+    if (!done && chk_is_interface(k) && c->c_object) {
+      DrMethodSym *o = chk_find_method_sig(c->c_object, m->name, m->params, m->nparams);
+      if (o && (o->mods & DR_MOD_PUBLIC)) check_override_pair(c, k, m, o);
+    }
+  }
+}
+
+/* The method a concrete class k uses for signature a: the first one found
+ * up its superclass chain. */
+static DrMethodSym *implementation(DrClassSym *k, DrMethodSym *a) {
+  int guard = 0;
+  for (DrClassSym *s = k; s && guard < 256; s = s->super, guard++) {
+    DrMethodSym *m = chk_find_method_sig(s, a->name, a->params, a->nparams);
+    if (m && !(m->mods & DR_MOD_STATIC) && (!(m->mods & DR_MOD_PRIVATE) || s == k)) return m;
+  }
+  return NULL;
+}
+
+static bool find_unimplemented(DrClassSym *k, DrClassSym *s, int depth, DrMethodSym **out) {
+  if (!s || depth > 256) return false;
+  for (int i = 0; i < s->nmethods; i++) {
+    DrMethodSym *a = s->methods[i];
+    if (!(a->mods & DR_MOD_ABSTRACT)) continue;
+    DrMethodSym *impl = implementation(k, a);
+    if (!impl || (impl->mods & DR_MOD_ABSTRACT)) {
+      *out = a;
+      return true;
+    }
+  }
+  if (find_unimplemented(k, s->super, depth + 1, out)) return true;
+  for (int i = 0; i < s->ninterfaces; i++)
+    if (find_unimplemented(k, s->interfaces[i], depth + 1, out)) return true;
+  return false;
+}
+
+static void check_class_rules(DrChecker *c, DrClassSym *k) {
+  memset(&c->cur, 0, sizeof c->cur);
+  c->cur.cls = k;
+  c->cur.prelude = (k->flags & DR_CLS_SYM_PRELUDE) != 0;
+  c->cur.scope_base = c->nscope;
+  check_overriding(c, k);
+  if (!(k->flags & DR_CLS_SYM_ABSTRACT)) {
+    DrMethodSym *a = NULL;
+    if (find_unimplemented(k, k, 0, &a))
+      chk_error(c, k->decl->pos, "%s is not abstract and does not override abstract method %s in %s", k->source_name,
+                chk_method_sig(c, a), a->owner->source_name);
+  }
+}
+
+/* -------------------------------------------------------------- bodies */
+
+void chk_field_initializer(DrChecker *c, DrFieldSym *f) {
+  DrChkField *cf = chk_field(f);
+  if (cf->init_state != 0) return;
+  cf->init_state = 1;
+  DrDeclarator *d = f->decl;
+  if (d && d->init) {
+    DrChkCtx saved = c->cur;
+    DrClassSym *k = f->owner;
+    bool is_static = (f->mods & DR_MOD_STATIC) != 0;
+    memset(&c->cur, 0, sizeof c->cur);
+    c->cur.cls = k;
+    c->cur.meth = is_static ? k->clinit : k->instance_init;
+    c->cur.is_static = is_static;
+    c->cur.in_init = true;
+    c->cur.field_limit = cf->index;
+    c->cur.scope_base = c->nscope;
+    c->cur.prelude = (k->flags & DR_CLS_SYM_PRELUDE) != 0;
+    chk_init_expr(c, d->init, f->type);
+    if ((f->mods & DR_MOD_FINAL) && d->init->is_const && (chk_is_prim(f->type) || chk_is_string(c, f->type))) {
+      f->is_const = true;
+      f->cval = d->init->cval;
+    }
+    if (cf->is_interface_const && !f->is_const && !chk_is_err(d->init->type))
+      chk_error(c, d->init->pos, "interface fields must be constant variables in DL (primitive or String, constant initializer)");
+    c->cur = saved;
+  }
+  cf->init_state = 2;
+}
+
+static DrChkTrack *new_track(DrChecker *c, DrClassSym *k, bool statics) {
+  DrChkTrack *t = dr_arena_alloc(c->arena, sizeof(DrChkTrack));
+  int cap = 0;
+  for (int i = 0; i < k->nfields; i++) {
+    DrFieldSym *f = k->fields[i];
+    bool blank = (f->mods & DR_MOD_FINAL) && (!f->decl || !f->decl->init) && !chk_field(f)->is_interface_const;
+    if (blank && ((f->mods & DR_MOD_STATIC) != 0) == statics) DR_ARENA_PUSH(c->arena, t->fields, t->n, cap, f);
+  }
+  t->da = dr_arena_alloc(c->arena, sizeof(bool) * (size_t)(t->n + 1));
+  t->pa = dr_arena_alloc(c->arena, sizeof(bool) * (size_t)(t->n + 1));
+  return t;
+}
+
+/* Blank finals that the initializers leave unassigned, where no
+ * constructor body can assign them (javac's wording). */
+static void report_unassigned(DrChecker *c, DrClassSym *k, DrChkTrack *t) {
+  memset(&c->cur, 0, sizeof c->cur);
+  c->cur.cls = k;
+  c->cur.prelude = (k->flags & DR_CLS_SYM_PRELUDE) != 0;
+  for (int i = 0; i < t->n; i++)
+    if (!t->da[i]) chk_error(c, t->fields[i]->pos, "variable %s not initialized in the default constructor", t->fields[i]->name);
+}
+
+static void check_bodies(DrChecker *c, DrClassSym *k) {
+  DrClassDecl *d = k->decl;
+  DrChkTrack *statics = new_track(c, k, true), *inst = new_track(c, k, false);
+  int nfields = 0;
+  /* constructors last: the instance initializers run before their bodies */
+  for (int i = 0; i < d->nmembers; i++) {
+    DrMember *mem = &d->members[i];
+    switch (mem->kind) {
+    case M_FIELD:
+      for (int j = 0; j < mem->ndecls; j++)
+        if (mem->field_syms && mem->field_syms[j]) {
+          chk_field_initializer(c, mem->field_syms[j]);
+          nfields++;
+        }
+      break;
+    case M_INIT:
+      chk_init_block(c, k, mem, nfields, (mem->mods & DR_MOD_STATIC) ? statics : inst);
+      break;
+    case M_METHOD:
+      if (mem->method) chk_method_body(c, mem->method, NULL);
+      break;
+    case M_CTOR:
+    case M_CLASS: break;
+    }
+  }
+  for (int i = 0; i < d->nmembers; i++) {
+    DrMember *mem = &d->members[i];
+    if (mem->kind == M_CTOR && mem->method) chk_method_body(c, mem->method, inst);
+  }
+  for (int i = 0; i < k->nmethods; i++)
+    if (k->methods[i]->is_ctor && !k->methods[i]->decl) {
+      chk_method_body(c, k->methods[i], NULL);
+      report_unassigned(c, k, inst);
+    }
+  report_unassigned(c, k, statics);
+}
+
+/* this(...) chains must not loop (JLS 8.8.7). */
+static void check_ctor_cycles(DrChecker *c, DrClassSym *k) {
+  for (int i = 0; i < k->nmethods; i++) {
+    DrMethodSym *m = k->methods[i];
+    if (!m->is_ctor) continue;
+    int steps = 0;
+    DrMethodSym *p = chk_method(m)->ctor_target;
+    while (p && p != m && steps < 1000) {
+      p = chk_method(p)->ctor_target;
+      steps++;
+    }
+    if (p == m && !chk_method(m)->visit) {
+      /* report once per cycle: mark its members */
+      DrMethodSym *q = m;
+      do {
+        chk_method(q)->visit = 1;
+        q = chk_method(q)->ctor_target;
+      } while (q && q != m);
+      memset(&c->cur, 0, sizeof c->cur);
+      c->cur.cls = k;
+      c->cur.prelude = (k->flags & DR_CLS_SYM_PRELUDE) != 0;
+      chk_error(c, m->pos, "recursive constructor invocation");
+    }
+  }
+}
+
+static void check_main(DrChecker *c) {
+  const char *name = c->prog->main_class;
+  if (!name) return;
+  DrClassSym *k = NULL;
+  for (int i = 0; i < c->nclasses && !k; i++) {
+    DrClassSym *x = c->classes[i];
+    if (!x->outer && !(x->flags & DR_CLS_SYM_PRELUDE) && strcmp(x->name, name) == 0) k = x;
+  }
+  if (!k) return;
+  for (int i = 0; i < k->nmethods; i++) {
+    DrMethodSym *m = k->methods[i];
+    if (m->is_ctor || strcmp(m->name, "main") != 0) continue;
+    if ((m->mods & DR_MOD_STATIC) && (m->mods & DR_MOD_PUBLIC) && m->ret->kind == TY_VOID && m->nparams == 1 &&
+        m->params[0]->kind == TY_ARRAY && m->params[0]->elem == c->t_string)
+      return;
+  }
+  memset(&c->cur, 0, sizeof c->cur);
+  chk_error(c, k->decl->pos, "class %s has no method 'public static void main(String[] args)'", k->name);
+}
+
+bool dr_check(DrArena *arena, DrDiagList *diags, DrTypes *types, DrProgram *prog) {
+  DrChecker ck;
+  memset(&ck, 0, sizeof ck);
+  DrChecker *c = &ck;
+  c->arena = arena;
+  c->diags = diags;
+  c->T = types;
+  c->prog = prog;
+  chk_init_types(c);
+  build_class_table(c);
+  if (!c->c_object || !c->c_string) {
+    chk_error(c, (DrPos){1, 1}, "drvm's prelude lacks java.lang.Object or java.lang.String");
+    return false;
+  }
+  for (int i = 0; i < c->nclasses; i++) chk_resolve_supers(c, c->classes[i]);
+  for (int i = 0; i < c->nclasses; i++) declare_members(c, c->classes[i]);
+  for (int i = 0; i < c->nclasses; i++) check_class_rules(c, c->classes[i]);
+  for (int i = 0; i < c->nclasses; i++) check_bodies(c, c->classes[i]);
+  for (int i = 0; i < c->nclasses; i++) check_ctor_cycles(c, c->classes[i]);
+  check_main(c);
+  return c->errors == 0;
+}

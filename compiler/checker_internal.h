@@ -1,0 +1,189 @@
+/* The type checker's internal interface, shared by compiler/checker*.c.
+ *
+ * The checker runs in phases over the whole program (checker.c):
+ *   1. class table: a DrClassSym per class, nested ones included;
+ *   2. supertypes, with cycle detection;
+ *   3. members: field and method signatures, implicit constructors, the
+ *      <clinit>/<instinit> pseudo-methods;
+ *   4. class-level rules: overriding, abstract methods, modifiers;
+ *   5. bodies: initializers, methods, constructors (checker_stmt.c,
+ *      checker_expr.c, checker_ops.c), each followed by the flow pass
+ *      (checker_flow.c: definite assignment and reachability);
+ *   6. constructor-call cycles and the main method.
+ * Symbols are allocated inside slightly larger "Chk" records so that the
+ * checker can keep private bookkeeping next to the public DrXxxSym without
+ * growing ast.h: the public struct is the first member, so a pointer to it
+ * converts back with the chk_xxx() helpers below. */
+#ifndef DR_CHECKER_INTERNAL_H
+#define DR_CHECKER_INTERNAL_H
+
+#include "compile.h"
+
+typedef struct {
+  DrClassSym sym;
+  int super_state;     /* 0 unresolved, 1 resolving (cycle detection), 2 done */
+  bool cyclic;         /* reported as part of an inheritance cycle */
+  bool members_done;
+  DrClassSym *top;     /* the top-level class of its nest (private access) */
+} DrChkClass;
+
+typedef struct {
+  DrFieldSym sym;
+  int index;           /* declaration order in the owner (forward references) */
+  int init_state;      /* 0 unchecked, 1 checking, 2 checked */
+  bool is_interface_const;
+} DrChkField;
+
+typedef struct {
+  DrMethodSym sym;
+  int locals_cap;
+  DrMethodSym *ctor_target; /* this(...) target, for recursion detection */
+  int visit;                /* constructor-cycle walk state */
+} DrChkMethod;
+
+typedef struct {
+  DrLocalSym sym;
+  bool blank_final;    /* final without initializer: flow checks assignments */
+  bool is_param;
+  bool is_const;       /* a constant variable (final, constant initializer) */
+  DrConst cval;
+} DrChkLocal;
+
+static inline DrChkClass *chk_class(DrClassSym *s) { return (DrChkClass *)s; }
+static inline DrChkField *chk_field(DrFieldSym *s) { return (DrChkField *)s; }
+static inline DrChkMethod *chk_method(DrMethodSym *s) { return (DrChkMethod *)s; }
+static inline DrChkLocal *chk_local(DrLocalSym *s) { return (DrChkLocal *)s; }
+
+/* Blank final fields tracked by the flow pass (JLS 16.8/16.9): the
+ * static ones through the static initializers, the instance ones through
+ * the instance initializers and then each constructor. */
+typedef struct {
+  DrFieldSym **fields;
+  int n;
+  bool *da, *pa;       /* state between initializer blocks, per field */
+} DrChkTrack;
+
+/* What the code being checked is: saved and restored around the lazy
+ * checking of a field initializer (constant variables may be needed before
+ * their own class's bodies are checked). */
+typedef struct {
+  DrClassSym *cls;       /* the class whose code this is */
+  DrMethodSym *meth;     /* method, constructor or <clinit>/<instinit> */
+  bool is_static;        /* static context: no this */
+  bool in_ctor;          /* constructor body */
+  bool in_init;          /* initializer code (field initializers, blocks) */
+  bool in_ctor_call;     /* arguments of this(...)/super(...) */
+  int field_limit;       /* initializer code: fields of cls at index >= this
+                            are forward references (-1: no check) */
+  int scope_base;        /* first visible entry of the scope stack */
+  int loop_depth;        /* enclosing loops (continue) */
+  int break_depth;       /* enclosing loops and switches (break) */
+  bool prelude;          /* drvm's library: sees every prelude class */
+} DrChkCtx;
+
+typedef struct DrChecker {
+  DrArena *arena;
+  DrDiagList *diags;
+  DrTypes *T;
+  DrProgram *prog;
+  DrClassSym **classes;  /* every class, outer before nested */
+  int nclasses, classes_cap;
+  /* well-known prelude classes (NULL if the prelude lacks them) */
+  DrClassSym *c_object, *c_string, *c_throwable, *c_assertion_error;
+  DrType *t_object, *t_string;
+  DrChkCtx cur;
+  DrLocalSym **scope;    /* visible locals, innermost last */
+  int nscope, scope_cap;
+  int errors;
+  /* set just before checking an assignment's (or ++/--'s) target E_NAME /
+   * E_FIELD_ACCESS: a variable is wanted, not its constant value */
+  bool want_lvalue;
+  bool simple_assign;    /* ... and the assignment is a plain `=` */
+} DrChecker;
+
+/* checker.c */
+void chk_error(DrChecker *c, DrPos pos, const char *fmt, ...) DR_PRINTF(3, 4);
+DrLocalSym *chk_declare_local(DrChecker *c, const char *name, DrType *type, DrPos pos, bool is_final,
+                              bool blank);
+DrLocalSym *chk_hidden_local(DrChecker *c, const char *name, DrType *type, DrPos pos);
+DrLocalSym *chk_find_local(DrChecker *c, const char *name);
+void chk_field_initializer(DrChecker *c, DrFieldSym *f);
+bool chk_is_interface(const DrClassSym *cls);
+void chk_resolve_supers(DrChecker *c, DrClassSym *cls);
+DrClassSym *chk_top(DrClassSym *cls);
+const char *chk_method_sig(DrChecker *c, const DrMethodSym *m);
+
+/* checker_types.c */
+void chk_init_types(DrChecker *c);
+DrType *chk_array_of(DrChecker *c, DrType *elem);
+const char *chk_type_str(DrChecker *c, const DrType *t);
+bool chk_is_prim(const DrType *t);
+bool chk_is_numeric(const DrType *t);
+bool chk_is_integral(const DrType *t);
+bool chk_is_ref(const DrType *t);
+bool chk_is_err(const DrType *t);
+bool chk_is_string(DrChecker *c, const DrType *t);
+bool chk_subclass(const DrClassSym *a, const DrClassSym *b);
+bool chk_subtype(DrChecker *c, DrType *s, DrType *t);
+bool chk_prim_widens(const DrType *s, const DrType *t);
+bool chk_invocation_conv(DrChecker *c, DrType *s, DrType *t);
+bool chk_castable(DrChecker *c, DrType *s, DrType *t);
+DrType *chk_unary_promote(DrChecker *c, DrType *t);
+DrType *chk_binary_promote(DrChecker *c, DrType *a, DrType *b);
+void chk_coerce(DrChecker *c, DrExpr *e, DrType *t);
+bool chk_assign_to(DrChecker *c, DrExpr *e, DrType *t);
+void chk_set_const(DrChecker *c, DrExpr *e, DrType *t, DrConst v);
+DrConst chk_const_cast(DrChecker *c, DrConst v, DrType *t);
+bool chk_fold_unary(DrChecker *c, int op, DrConst a, DrType *t, DrConst *out);
+bool chk_fold_binary(DrChecker *c, int op, DrType *optype, DrConst a, DrConst b, DrConst *out);
+DrConst chk_const_concat(DrChecker *c, DrConst a, DrConst b);
+bool chk_const_equal(DrConst a, DrConst b);
+
+/* checker_lookup.c */
+DrType *chk_resolve_tref(DrChecker *c, DrTypeRef *tref);
+DrClassSym *chk_find_class(DrChecker *c, const char *name, bool *is_package);
+DrClassSym *chk_member_class(DrChecker *c, DrClassSym *cls, const char *name);
+DrClassSym *chk_qualified_class(DrChecker *c, const char *pkg, const char *name);
+bool chk_is_package(DrChecker *c, const char *pkg);
+DrFieldSym *chk_lookup_field(DrChecker *c, DrClassSym *cls, const char *name);
+bool chk_accessible(DrChecker *c, DrClassSym *owner, unsigned mods);
+DrMethodSym *chk_resolve_call(DrChecker *c, DrPos pos, DrClassSym *cls, const char *name, DrExpr **args,
+                              int nargs, bool ctor, bool *found_name);
+bool chk_has_method_named(DrChecker *c, DrClassSym *cls, const char *name);
+DrMethodSym *chk_find_method_sig(DrClassSym *cls, const char *name, DrType **params, int nparams);
+
+/* checker_expr.c */
+DrType *chk_expr(DrChecker *c, DrExpr *e);
+DrType *chk_expr_q(DrChecker *c, DrExpr *e);
+DrType *chk_value(DrChecker *c, DrExpr *e);
+void chk_condition(DrChecker *c, DrExpr *e);
+void chk_init_expr(DrChecker *c, DrExpr *e, DrType *t);
+void chk_args(DrChecker *c, DrExpr **args, int nargs);
+void chk_convert_args(DrChecker *c, DrMethodSym *m, DrExpr **args, int nargs);
+DrExpr *chk_new_this(DrChecker *c, DrPos pos);
+const char *chk_arg_types(DrChecker *c, DrExpr **args, int nargs);
+
+/* checker_ops.c */
+DrType *chk_unary(DrChecker *c, DrExpr *e);
+DrType *chk_incdec(DrChecker *c, DrExpr *e);
+DrType *chk_binary(DrChecker *c, DrExpr *e);
+DrType *chk_assign(DrChecker *c, DrExpr *e);
+DrType *chk_cond_op(DrChecker *c, DrExpr *e);
+DrType *chk_cast(DrChecker *c, DrExpr *e);
+DrType *chk_instanceof(DrChecker *c, DrExpr *e);
+bool chk_check_lvalue(DrChecker *c, DrExpr *t, bool compound);
+
+/* checker_stmt.c */
+void chk_stmt(DrChecker *c, DrStmt *s);
+void chk_method_body(DrChecker *c, DrMethodSym *m, DrChkTrack *track);
+void chk_init_block(DrChecker *c, DrClassSym *cls, DrMember *mem, int field_limit, DrChkTrack *track);
+
+/* checker_flow.c */
+/* track: blank final fields to follow (NULL: none).  For an initializer
+ * block its state is read and updated; for a constructor it is the state
+ * after the instance initializers, and every field must be assigned at the
+ * end and at each return. */
+void chk_flow_body(DrChecker *c, DrMethodSym *m, DrStmt *body, bool needs_value, bool is_initializer,
+                   DrChkTrack *track);
+
+#endif

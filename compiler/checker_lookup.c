@@ -1,0 +1,383 @@
+/* Name resolution for the checker: type names (JLS 6.5.5), member classes,
+ * fields (JLS 8.3), accessibility (JLS 6.6, with DL's single package) and
+ * method resolution with overloading (JLS 15.12.2, without boxing and
+ * varargs: phase 1 and 2 coincide). */
+#include <string.h>
+
+#include "checker_internal.h"
+
+/* ---------------------------------------------------------- type names */
+
+static bool prelude_visible(DrChecker *c, DrClassSym *k) {
+  if (c->cur.prelude) return true;
+  const char *pkg = k->decl ? k->decl->package : NULL;
+  if (!pkg || strcmp(pkg, "java.lang") == 0) return true;
+  return strcmp(pkg, "java.util") == 0 && strcmp(k->name, "Random") == 0 && c->prog->imports_random;
+}
+
+/* Supertype walks are bounded: a cycle that is still being resolved (and
+ * not yet cut) must not hang them. */
+static DrClassSym *member_class(DrChecker *c, DrClassSym *cls, const char *name, int depth) {
+  if (!cls || depth > 256) return NULL;
+  for (int i = 0; i < cls->nnested; i++)
+    if (strcmp(cls->nested[i]->name, name) == 0) return cls->nested[i];
+  chk_resolve_supers(c, cls);
+  if (cls->super) {
+    DrClassSym *k = member_class(c, cls->super, name, depth + 1);
+    if (k) return k;
+  }
+  for (int i = 0; i < cls->ninterfaces; i++) {
+    DrClassSym *k = member_class(c, cls->interfaces[i], name, depth + 1);
+    if (k) return k;
+  }
+  return NULL;
+}
+
+DrClassSym *chk_member_class(DrChecker *c, DrClassSym *cls, const char *name) {
+  return member_class(c, cls, name, 0);
+}
+
+/* A simple type name in the current context: member classes of the
+ * enclosing classes (innermost first), then the program's top-level
+ * classes (which shadow java.lang's), then the prelude's visible classes. */
+DrClassSym *chk_find_class(DrChecker *c, const char *name, bool *is_package) {
+  if (is_package) *is_package = false;
+  for (DrClassSym *k = c->cur.cls; k; k = k->outer) {
+    if (!k->outer && strcmp(k->name, name) == 0) return k;
+    DrClassSym *m = chk_member_class(c, k, name);
+    if (m) return m;
+  }
+  if (!c->cur.prelude)
+    for (int i = 0; i < c->nclasses; i++) {
+      DrClassSym *k = c->classes[i];
+      if (!k->outer && !(k->flags & DR_CLS_SYM_PRELUDE) && strcmp(k->name, name) == 0) return k;
+    }
+  for (int i = 0; i < c->nclasses; i++) {
+    DrClassSym *k = c->classes[i];
+    if (!k->outer && (k->flags & DR_CLS_SYM_PRELUDE) && strcmp(k->name, name) == 0 && prelude_visible(c, k))
+      return k;
+  }
+  if (is_package) *is_package = chk_is_package(c, name);
+  return NULL;
+}
+
+bool chk_is_package(DrChecker *c, const char *pkg) {
+  static const char *const user_pkgs[] = {"java", "java.lang", "java.util"};
+  static const char *const all_pkgs[] = {"java", "java.lang", "java.util", "java.io", "drvm"};
+  int n = c->cur.prelude ? (int)DR_ARRAY_LEN(all_pkgs) : (int)DR_ARRAY_LEN(user_pkgs);
+  const char *const *list = c->cur.prelude ? all_pkgs : user_pkgs;
+  for (int i = 0; i < n; i++)
+    if (strcmp(list[i], pkg) == 0) return true;
+  return false;
+}
+
+DrClassSym *chk_qualified_class(DrChecker *c, const char *pkg, const char *name) {
+  for (int i = 0; i < c->nclasses; i++) {
+    DrClassSym *k = c->classes[i];
+    if (k->outer || !(k->flags & DR_CLS_SYM_PRELUDE) || !k->decl || !k->decl->package) continue;
+    if (strcmp(k->decl->package, pkg) != 0 || strcmp(k->name, name) != 0) continue;
+    /* a qualified name reaches java.lang and java.util; java.io and drvm
+     * are drvm's internals */
+    if (c->cur.prelude || strcmp(pkg, "java.lang") == 0 || strcmp(pkg, "java.util") == 0) return k;
+  }
+  return NULL;
+}
+
+static const char *const library_hints[] = {
+    "ArrayList", "LinkedList", "List", "HashMap", "TreeMap", "LinkedHashMap", "Map", "HashSet", "TreeSet",
+    "LinkedHashSet", "Set", "Scanner", "Arrays", "Collections", "Iterator", "Iterable", "Collection", "Optional",
+    "Objects", "Deque", "ArrayDeque", "Queue", "PriorityQueue", "Stack", "Vector", "Boolean", "Byte", "Short",
+    "Float", "Number", "Comparable", "Comparator", "Function", "Supplier", "Consumer", "Predicate",
+    "AtomicInteger", "AtomicLong", "ConcurrentHashMap", "Executors", "ExecutorService", "CountDownLatch",
+    "ReentrantLock", "Lock", "Semaphore", "StringBuffer", "Class", "CharSequence", "Cloneable",
+    "AutoCloseable", "BufferedReader", "InputStreamReader", "IOException", "PrintStream", "Files", "Path",
+    "BigInteger", "BigDecimal", "Void", "Enum", "Record", "Override", "SuppressWarnings", "StringJoiner"};
+
+static void report_unknown_type(DrChecker *c, DrPos pos, const char *name) {
+  static const char *const unsupported[] = {"byte", "short", "float", "var"};
+  for (size_t i = 0; i < DR_ARRAY_LEN(unsupported); i++)
+    if (strcmp(unsupported[i], name) == 0) {
+      chk_error(c, pos, "%s is not supported in DL", name);
+      return;
+    }
+  const char *simple = strrchr(name, '.');
+  simple = simple ? simple + 1 : name;
+  for (size_t i = 0; i < DR_ARRAY_LEN(library_hints); i++)
+    if (strcmp(library_hints[i], simple) == 0) {
+      chk_error(c, pos, "cannot find symbol '%s' (DL's library has only the classes listed in docs/language.md)",
+                name);
+      return;
+    }
+  chk_error(c, pos, "cannot find symbol '%s'", name);
+}
+
+static DrType *prim_named(DrChecker *c, const char *n) {
+  DrTypes *T = c->T;
+  if (strcmp(n, "int") == 0) return &T->t_int;
+  if (strcmp(n, "long") == 0) return &T->t_long;
+  if (strcmp(n, "double") == 0) return &T->t_double;
+  if (strcmp(n, "boolean") == 0) return &T->t_boolean;
+  if (strcmp(n, "char") == 0) return &T->t_char;
+  if (strcmp(n, "void") == 0) return &T->t_void;
+  return NULL;
+}
+
+/* Resolves a possibly dotted class name: Outer.Inner chains, or a package
+ * prefix (java.util.Random) followed by member classes. */
+static DrClassSym *resolve_dotted(DrChecker *c, const char *name) {
+  const char *dot = strchr(name, '.');
+  if (!dot) return chk_find_class(c, name, NULL);
+  char *first = dr_arena_strndup(c->arena, name, (size_t)(dot - name));
+  DrClassSym *k = chk_find_class(c, first, NULL);
+  const char *rest = dot + 1;
+  if (!k) {
+    /* package prefix: extend while it names a package */
+    const char *pkg = first;
+    for (;;) {
+      const char *d = strchr(rest, '.');
+      char *seg = d ? dr_arena_strndup(c->arena, rest, (size_t)(d - rest)) : (char *)rest;
+      if (!chk_is_package(c, pkg)) return NULL;
+      k = chk_qualified_class(c, pkg, seg);
+      if (k) {
+        rest = d ? d + 1 : NULL;
+        break;
+      }
+      if (!d) return NULL;
+      pkg = dr_arena_printf(c->arena, "%s.%s", pkg, seg);
+      rest = d + 1;
+    }
+  }
+  while (k && rest) {
+    const char *d = strchr(rest, '.');
+    char *seg = d ? dr_arena_strndup(c->arena, rest, (size_t)(d - rest)) : (char *)rest;
+    k = chk_member_class(c, k, seg);
+    rest = d ? d + 1 : NULL;
+  }
+  return k;
+}
+
+DrType *chk_resolve_tref(DrChecker *c, DrTypeRef *tref) {
+  if (!tref) return &c->T->t_error;
+  if (tref->resolved) return tref->resolved;
+  DrType *t = NULL;
+  if (!tref->name) {
+    t = &c->T->t_error;
+  } else {
+    t = prim_named(c, tref->name);
+    if (!t) {
+      DrClassSym *k = resolve_dotted(c, tref->name);
+      if (k) {
+        t = k->type;
+      } else {
+        report_unknown_type(c, tref->pos, tref->name);
+        t = &c->T->t_error;
+      }
+    }
+  }
+  if (t->kind == TY_VOID && tref->dims > 0) {
+    chk_error(c, tref->pos, "'void' type not allowed here");
+    t = &c->T->t_error;
+  }
+  for (int i = 0; i < tref->dims; i++) t = chk_array_of(c, t);
+  tref->resolved = t;
+  return t;
+}
+
+/* -------------------------------------------------------------- access */
+
+/* Private members are accessible within the top-level class that encloses
+ * their declaration; user code sees only the public and protected members
+ * of the prelude (which lives in other packages). */
+bool chk_accessible(DrChecker *c, DrClassSym *owner, unsigned mods) {
+  if (!owner) return true;
+  if (mods & DR_MOD_PUBLIC) return true;
+  if (mods & DR_MOD_PRIVATE) return c->cur.cls && chk_top(c->cur.cls) == chk_top(owner);
+  if (c->cur.prelude || !(owner->flags & DR_CLS_SYM_PRELUDE)) return true;
+  if (mods & DR_MOD_PROTECTED) return c->cur.cls && chk_subclass(c->cur.cls, owner);
+  return false;
+}
+
+/* -------------------------------------------------------------- fields */
+
+static DrFieldSym *lookup_field(DrChecker *c, DrClassSym *cls, const char *name, int depth) {
+  if (!cls || depth > 256) return NULL;
+  for (int i = 0; i < cls->nfields; i++)
+    if (strcmp(cls->fields[i]->name, name) == 0) return cls->fields[i];
+  chk_resolve_supers(c, cls);
+  for (int i = 0; i < cls->ninterfaces; i++) {
+    DrFieldSym *f = lookup_field(c, cls->interfaces[i], name, depth + 1);
+    if (f) return f;
+  }
+  return lookup_field(c, cls->super, name, depth + 1);
+}
+
+DrFieldSym *chk_lookup_field(DrChecker *c, DrClassSym *cls, const char *name) {
+  return lookup_field(c, cls, name, 0);
+}
+
+/* ------------------------------------------------------------- methods */
+
+typedef struct {
+  DrMethodSym **items;
+  int count, cap;
+} DrChkMethodList;
+
+static bool same_params(const DrMethodSym *a, const DrMethodSym *b) {
+  if (a->nparams != b->nparams) return false;
+  for (int i = 0; i < a->nparams; i++)
+    if (a->params[i] != b->params[i]) return false;
+  return true;
+}
+
+static void collect_from(DrChecker *c, DrChkMethodList *out, DrClassSym *k, DrClassSym *start, const char *name) {
+  for (int i = 0; i < k->nmethods; i++) {
+    DrMethodSym *m = k->methods[i];
+    if (m->is_ctor || strcmp(m->name, name) != 0) continue;
+    if ((m->mods & DR_MOD_PRIVATE) && k != start) continue; /* not inherited */
+    bool hidden = false;
+    for (int j = 0; j < out->count && !hidden; j++) hidden = same_params(out->items[j], m);
+    if (!hidden) DR_ARENA_PUSH(c->arena, out->items, out->count, out->cap, m);
+  }
+}
+
+static void collect_interfaces(DrChecker *c, DrChkMethodList *out, DrClassSym *k, DrClassSym *start, const char *name,
+                               int depth) {
+  if (depth > 64) return;
+  chk_resolve_supers(c, k);
+  for (int i = 0; i < k->ninterfaces; i++) {
+    collect_from(c, out, k->interfaces[i], start, name);
+    collect_interfaces(c, out, k->interfaces[i], start, name, depth + 1);
+  }
+}
+
+/* The methods named `name` that are members of cls (JLS 8.4.8): declared
+ * or inherited, overridden ones left out; for interfaces also Object's. */
+static DrChkMethodList members_named(DrChecker *c, DrClassSym *cls, const char *name) {
+  DrChkMethodList out = {NULL, 0, 0};
+  int guard = 0;
+  for (DrClassSym *k = cls; k && guard < 256; k = k->super, guard++) {
+    chk_resolve_supers(c, k);
+    collect_from(c, &out, k, cls, name);
+  }
+  guard = 0;
+  for (DrClassSym *k = cls; k && guard < 256; k = k->super, guard++) collect_interfaces(c, &out, k, cls, name, 0);
+  if (chk_is_interface(cls) && c->c_object) collect_from(c, &out, c->c_object, cls, name);
+  return out;
+}
+
+bool chk_has_method_named(DrChecker *c, DrClassSym *cls, const char *name) {
+  return members_named(c, cls, name).count > 0;
+}
+
+DrMethodSym *chk_find_method_sig(DrClassSym *cls, const char *name, DrType **params, int nparams) {
+  for (int i = 0; i < cls->nmethods; i++) {
+    DrMethodSym *m = cls->methods[i];
+    if (m->is_ctor || strcmp(m->name, name) != 0 || m->nparams != nparams) continue;
+    bool same = true;
+    for (int j = 0; j < nparams && same; j++) same = m->params[j] == params[j];
+    if (same) return m;
+  }
+  return NULL;
+}
+
+static bool applicable(DrChecker *c, DrMethodSym *m, DrExpr **args, int nargs) {
+  if (m->nparams != nargs) return false;
+  for (int i = 0; i < nargs; i++)
+    if (!args[i] || !chk_invocation_conv(c, args[i]->type, m->params[i])) return false;
+  return true;
+}
+
+/* m1 is at least as specific as m2 (JLS 15.12.2.5, non-generic). */
+static bool more_specific(DrChecker *c, DrMethodSym *m1, DrMethodSym *m2) {
+  for (int i = 0; i < m1->nparams; i++)
+    if (!chk_invocation_conv(c, m1->params[i], m2->params[i])) return false;
+  return true;
+}
+
+static const char *param_list(DrChecker *c, DrType **ps, int n) {
+  if (n == 0) return "no arguments";
+  const char *s = "";
+  for (int i = 0; i < n; i++) s = dr_arena_printf(c->arena, "%s%s%s", s, i ? "," : "", chk_type_str(c, ps[i]));
+  return s;
+}
+
+const char *chk_arg_types(DrChecker *c, DrExpr **args, int nargs) {
+  const char *s = "";
+  for (int i = 0; i < nargs; i++)
+    s = dr_arena_printf(c->arena, "%s%s%s", s, i ? "," : "", args[i] ? chk_type_str(c, args[i]->type) : "?");
+  return s;
+}
+
+static DrMethodSym *most_specific(DrChecker *c, DrChkMethodList *app, DrPos pos, const char *name, bool report) {
+  for (int i = 0; i < app->count; i++) {
+    bool best = true;
+    for (int j = 0; j < app->count && best; j++)
+      if (i != j) best = more_specific(c, app->items[i], app->items[j]);
+    if (best) return app->items[i];
+  }
+  if (report) {
+    DrMethodSym *a = app->items[0], *b = app->items[1];
+    chk_error(c, pos, "reference to %s is ambiguous; both %s %s in %s and %s %s in %s match", name,
+              a->is_ctor ? "constructor" : "method", chk_method_sig(c, a), a->owner->source_name,
+              b->is_ctor ? "constructor" : "method", chk_method_sig(c, b), b->owner->source_name);
+  }
+  return app->items[0];
+}
+
+/* Selects the method (or constructor) of cls that a call with these
+ * (already checked) arguments invokes.  Reports javac's errors; returns
+ * NULL if nothing fits.  *found_name tells whether cls has any method of
+ * that name (the caller reports `cannot find symbol` otherwise). */
+DrMethodSym *chk_resolve_call(DrChecker *c, DrPos pos, DrClassSym *cls, const char *name, DrExpr **args,
+                              int nargs, bool ctor, bool *found_name) {
+  *found_name = false;
+  if (!cls || !name) return NULL;
+  DrChkMethodList all = {NULL, 0, 0};
+  if (ctor) {
+    for (int i = 0; i < cls->nmethods; i++)
+      if (cls->methods[i]->is_ctor) DR_ARENA_PUSH(c->arena, all.items, all.count, all.cap, cls->methods[i]);
+  } else {
+    all = members_named(c, cls, name);
+  }
+  if (all.count == 0) return NULL;
+  *found_name = true;
+  bool arg_error = false;
+  for (int i = 0; i < nargs; i++)
+    if (!args[i] || chk_is_err(args[i]->type)) arg_error = true;
+  DrChkMethodList app = {NULL, 0, 0}, hidden = {NULL, 0, 0};
+  for (int i = 0; i < all.count; i++) {
+    DrMethodSym *m = all.items[i];
+    if (!applicable(c, m, args, nargs)) continue;
+    if (chk_accessible(c, m->owner, m->mods)) DR_ARENA_PUSH(c->arena, app.items, app.count, app.cap, m);
+    else DR_ARENA_PUSH(c->arena, hidden.items, hidden.count, hidden.cap, m);
+  }
+  if (app.count == 1) return app.items[0];
+  if (app.count > 1) return most_specific(c, &app, pos, ctor ? cls->name : name, !arg_error);
+  if (hidden.count > 0) {
+    DrMethodSym *m = most_specific(c, &hidden, pos, ctor ? cls->name : name, false);
+    const char *what = (m->mods & DR_MOD_PRIVATE) ? "private" : (m->mods & DR_MOD_PROTECTED) ? "protected" : NULL;
+    if (what)
+      chk_error(c, pos, "%s has %s access in %s", chk_method_sig(c, m), what, m->owner->source_name);
+    else
+      chk_error(c, pos, "%s is not public in %s; cannot be accessed from outside package", chk_method_sig(c, m),
+                m->owner->source_name);
+    return m;
+  }
+  if (arg_error) return NULL;
+  const char *argl = chk_arg_types(c, args, nargs);
+  if (all.count == 1) {
+    DrMethodSym *m = all.items[0];
+    const char *kind = chk_is_interface(m->owner) ? "interface" : "class";
+    if (ctor)
+      chk_error(c, pos, "constructor %s in %s %s cannot be applied to given types; required: %s; found: %s",
+                cls->name, kind, m->owner->source_name, param_list(c, m->params, m->nparams),
+                nargs ? argl : "no arguments");
+    else
+      chk_error(c, pos, "method %s in %s %s cannot be applied to given types; required: %s; found: %s", name, kind,
+                m->owner->source_name, param_list(c, m->params, m->nparams), nargs ? argl : "no arguments");
+  } else {
+    chk_error(c, pos, "no suitable %s found for %s(%s)", ctor ? "constructor" : "method", ctor ? cls->name : name,
+              argl);
+  }
+  return NULL;
+}

@@ -1,0 +1,382 @@
+/* Statements: scopes and locals, conditions, return values, switch
+ * labels, try/catch, for-each, assert, explicit constructor calls.  The
+ * flow rules (definite assignment, reachability, missing return) run
+ * afterwards on the annotated body (checker_flow.c). */
+#include <string.h>
+
+#include "checker_internal.h"
+
+static void check_block_stmts(DrChecker *c, DrStmt **stmts, int n) {
+  for (int i = 0; i < n; i++)
+    if (stmts[i]) chk_stmt(c, stmts[i]);
+}
+
+/* A statement in its own scope (the body of if/while/for...). */
+static void check_scoped(DrChecker *c, DrStmt *s) {
+  if (!s) return;
+  int saved = c->nscope;
+  chk_stmt(c, s);
+  c->nscope = saved;
+}
+
+static void check_local_decl(DrChecker *c, DrStmt *s) {
+  DrType *base = chk_resolve_tref(c, &s->tref);
+  if (base->kind == TY_VOID) {
+    chk_error(c, s->tref.pos, "'void' type not allowed here");
+    base = &c->T->t_error;
+  }
+  for (int i = 0; i < s->ndecls; i++) {
+    DrDeclarator *d = &s->decls[i];
+    DrType *t = base;
+    for (int j = 0; j < d->extra_dims; j++) t = chk_array_of(c, t);
+    DrLocalSym *l = chk_declare_local(c, d->name, t, d->pos, s->is_final, d->init == NULL);
+    d->sym = l;
+    if (d->init) {
+      chk_init_expr(c, d->init, t);
+      if (s->is_final && d->init->is_const && (chk_is_prim(t) || chk_is_string(c, t))) {
+        chk_local(l)->is_const = true;
+        chk_local(l)->cval = d->init->cval;
+      }
+    }
+  }
+}
+
+static void check_return(DrChecker *c, DrStmt *s) {
+  DrMethodSym *m = c->cur.meth;
+  if (c->cur.in_init || !m) {
+    if (s->expr) chk_expr(c, s->expr);
+    chk_error(c, s->pos, "return outside method");
+    return;
+  }
+  DrType *ret = m->is_ctor ? &c->T->t_void : m->ret;
+  if (s->expr) {
+    DrType *t = chk_expr(c, s->expr);
+    if (chk_is_err(ret) || chk_is_err(t)) return;
+    if (ret->kind == TY_VOID) {
+      chk_error(c, s->expr->pos, "incompatible types: unexpected return value");
+      return;
+    }
+    chk_assign_to(c, s->expr, ret);
+  } else if (ret->kind != TY_VOID && !chk_is_err(ret)) {
+    chk_error(c, s->pos, "incompatible types: missing return value");
+  }
+}
+
+static void check_switch(DrChecker *c, DrStmt *s) {
+  DrType *t = s->expr ? chk_value(c, s->expr) : &c->T->t_error;
+  bool is_string = chk_is_string(c, t);
+  bool ok = chk_is_err(t) || is_string || t->kind == TY_INT || t->kind == TY_CHAR;
+  if (!ok) {
+    if (t->kind == TY_LONG || t->kind == TY_DOUBLE)
+      chk_error(c, s->expr->pos, "incompatible types: possible lossy conversion from %s to int", chk_type_str(c, t));
+    else
+      chk_error(c, s->expr->pos, "incompatible types: %s cannot be converted to int", chk_type_str(c, t));
+    t = &c->T->t_error;
+  }
+  s->switch_on_string = is_string;
+  bool seen_default = false;
+  int saved = c->nscope;
+  c->cur.break_depth++;
+  for (int i = 0; i < s->ncases; i++) {
+    DrSwitchCase *k = &s->cases[i];
+    if (k->is_default) {
+      if (seen_default) chk_error(c, k->pos, "duplicate default label");
+      seen_default = true;
+    }
+    k->values = dr_arena_alloc(c->arena, sizeof(int32_t) * (size_t)(k->nlabels + 1));
+    for (int j = 0; j < k->nlabels; j++) {
+      DrExpr *x = k->labels[j];
+      if (!x) continue;
+      DrType *lt = chk_value(c, x);
+      if (chk_is_err(lt) || chk_is_err(t)) continue;
+      if (!x->is_const) {
+        chk_error(c, x->pos, "constant expression required");
+        continue;
+      }
+      if (!chk_assign_to(c, x, t)) continue;
+      k->values[j] = is_string ? 0 : x->cval.i;
+      /* duplicates among every label so far */
+      bool dup = false;
+      for (int a = 0; a <= i && !dup; a++) {
+        DrSwitchCase *o = &s->cases[a];
+        int lim = a == i ? j : o->nlabels;
+        for (int b = 0; b < lim && !dup; b++) {
+          DrExpr *y = o->labels[b];
+          if (!y || !y->is_const || y->type != x->type) continue;
+          dup = chk_const_equal(y->cval, x->cval);
+        }
+      }
+      if (dup) chk_error(c, x->pos, "duplicate case label");
+    }
+    check_block_stmts(c, k->body, k->nbody);
+  }
+  c->cur.break_depth--;
+  c->nscope = saved;
+}
+
+static void check_foreach(DrChecker *c, DrStmt *s) {
+  DrType *t = s->expr ? chk_value(c, s->expr) : &c->T->t_error;
+  DrType *elem = &c->T->t_error;
+  if (!chk_is_err(t)) {
+    if (t->kind == TY_ARRAY)
+      elem = t->elem;
+    else
+      chk_error(c, s->expr->pos, "for-each not applicable to expression type; required: array, found: %s",
+                chk_type_str(c, t));
+  }
+  int saved = c->nscope;
+  DrType *vt = chk_resolve_tref(c, &s->tref);
+  if (s->ndecls >= 1) {
+    DrDeclarator *d = &s->decls[0];
+    for (int j = 0; j < d->extra_dims; j++) vt = chk_array_of(c, vt);
+    s->hidden_array = chk_hidden_local(c, "$array", chk_is_err(t) ? &c->T->t_error : t, s->pos);
+    s->hidden_index = chk_hidden_local(c, "$index", &c->T->t_int, s->pos);
+    DrLocalSym *l = chk_declare_local(c, d->name, vt, d->pos, s->is_final, false);
+    d->sym = l;
+    if (!chk_is_err(elem) && !chk_is_err(vt)) {
+      bool ok = elem == vt || (chk_is_prim(elem) && chk_is_prim(vt) && chk_prim_widens(elem, vt)) ||
+                (chk_is_ref(elem) && chk_is_ref(vt) && chk_subtype(c, elem, vt));
+      if (!ok) {
+        if (chk_is_numeric(elem) && chk_is_numeric(vt))
+          chk_error(c, d->pos, "incompatible types: possible lossy conversion from %s to %s", chk_type_str(c, elem),
+                    chk_type_str(c, vt));
+        else
+          chk_error(c, d->pos, "incompatible types: %s cannot be converted to %s", chk_type_str(c, elem),
+                    chk_type_str(c, vt));
+      }
+    }
+  }
+  c->cur.loop_depth++;
+  c->cur.break_depth++;
+  check_scoped(c, s->body);
+  c->cur.loop_depth--;
+  c->cur.break_depth--;
+  c->nscope = saved;
+}
+
+static DrClassSym *common_class(DrClassSym *a, DrClassSym *b) {
+  for (DrClassSym *k = a; k; k = k->super)
+    if (chk_subclass(b, k)) return k;
+  return a;
+}
+
+static void check_try(DrChecker *c, DrStmt *s) {
+  check_scoped(c, s->body);
+  for (int i = 0; i < s->ncatches; i++) {
+    DrCatch *k = &s->catches[i];
+    DrClassSym *param = NULL;
+    bool bad = false;
+    for (int j = 0; j < k->ntypes; j++) {
+      DrType *t = chk_resolve_tref(c, &k->types[j]);
+      if (chk_is_err(t)) {
+        bad = true;
+        continue;
+      }
+      if (t->kind != TY_CLASS || !c->c_throwable || !chk_subclass(t->cls, c->c_throwable)) {
+        chk_error(c, k->types[j].pos, "incompatible types: %s cannot be converted to Throwable", chk_type_str(c, t));
+        bad = true;
+        continue;
+      }
+      /* caught by an earlier clause, or related to another alternative */
+      for (int a = 0; a < i; a++) {
+        DrCatch *o = &s->catches[a];
+        for (int b = 0; b < o->ntypes; b++) {
+          DrType *ot = o->types[b].resolved;
+          if (ot && ot->kind == TY_CLASS && chk_subclass(t->cls, ot->cls)) {
+            chk_error(c, k->types[j].pos, "exception %s has already been caught", t->cls->source_name);
+            a = i;
+            break;
+          }
+        }
+      }
+      for (int b = 0; b < j; b++) {
+        DrType *ot = k->types[b].resolved;
+        if (ot && ot->kind == TY_CLASS && (chk_subclass(t->cls, ot->cls) || chk_subclass(ot->cls, t->cls)))
+          chk_error(c, k->types[j].pos,
+                    "Alternatives in a multi-catch statement cannot be related by subclassing; alternative %s is a "
+                    "subclass of alternative %s",
+                    chk_subclass(t->cls, ot->cls) ? t->cls->source_name : ot->cls->source_name,
+                    chk_subclass(t->cls, ot->cls) ? ot->cls->source_name : t->cls->source_name);
+      }
+      param = param ? common_class(param, t->cls) : t->cls;
+    }
+    int saved = c->nscope;
+    DrType *pt = (bad || !param) ? &c->T->t_error : param->type;
+    k->sym = chk_declare_local(c, k->name, pt, k->pos, k->ntypes > 1, false);
+    check_scoped(c, k->body);
+    c->nscope = saved;
+  }
+  check_scoped(c, s->finally_body);
+}
+
+static void check_assert(DrChecker *c, DrStmt *s) {
+  chk_condition(c, s->expr);
+  DrClassSym *ae = c->c_assertion_error;
+  bool found = false;
+  if (s->expr2) {
+    DrType *t = chk_value(c, s->expr2);
+    if (chk_is_err(t) || !ae) return;
+    s->ctor = chk_resolve_call(c, s->expr2->pos, ae, ae->name, &s->expr2, 1, true, &found);
+    chk_convert_args(c, s->ctor, &s->expr2, 1);
+  } else if (ae) {
+    s->ctor = chk_resolve_call(c, s->pos, ae, ae->name, NULL, 0, true, &found);
+  }
+}
+
+/* this(...) / super(...) as the first statement of constructor m. */
+static void check_ctor_call(DrChecker *c, DrStmt *s, DrMethodSym *m) {
+  c->cur.in_ctor_call = true;
+  chk_args(c, s->args, s->nargs);
+  c->cur.in_ctor_call = false;
+  DrClassSym *k = m->owner;
+  DrClassSym *target = s->is_super ? k->super : k;
+  if (!target) {
+    chk_error(c, s->pos, "call to super not allowed here");
+    return;
+  }
+  bool found = false;
+  s->ctor = chk_resolve_call(c, s->pos, target, target->name, s->args, s->nargs, true, &found);
+  if (!s->ctor) return;
+  chk_convert_args(c, s->ctor, s->args, s->nargs);
+  if (!s->is_super) chk_method(m)->ctor_target = s->ctor;
+}
+
+void chk_stmt(DrChecker *c, DrStmt *s) {
+  if (!s) return;
+  switch (s->kind) {
+  case S_BLOCK: {
+    int saved = c->nscope;
+    check_block_stmts(c, s->stmts, s->nstmts);
+    c->nscope = saved;
+    break;
+  }
+  case S_LOCAL: check_local_decl(c, s); break;
+  case S_EXPR:
+    if (s->expr) chk_expr(c, s->expr);
+    break;
+  case S_IF:
+    chk_condition(c, s->expr);
+    check_scoped(c, s->body);
+    check_scoped(c, s->else_body);
+    break;
+  case S_WHILE:
+  case S_DO:
+    if (s->kind == S_WHILE) chk_condition(c, s->expr);
+    c->cur.loop_depth++;
+    c->cur.break_depth++;
+    check_scoped(c, s->body);
+    c->cur.loop_depth--;
+    c->cur.break_depth--;
+    if (s->kind == S_DO) chk_condition(c, s->expr);
+    break;
+  case S_FOR: {
+    int saved = c->nscope;
+    check_block_stmts(c, s->stmts, s->nstmts);
+    if (s->expr) chk_condition(c, s->expr);
+    for (int i = 0; i < s->nupdates; i++)
+      if (s->updates[i]) chk_expr(c, s->updates[i]);
+    c->cur.loop_depth++;
+    c->cur.break_depth++;
+    check_scoped(c, s->body);
+    c->cur.loop_depth--;
+    c->cur.break_depth--;
+    c->nscope = saved;
+    break;
+  }
+  case S_FOREACH: check_foreach(c, s); break;
+  case S_BREAK:
+    if (c->cur.break_depth == 0) chk_error(c, s->pos, "break outside switch or loop");
+    break;
+  case S_CONTINUE:
+    if (c->cur.loop_depth == 0) chk_error(c, s->pos, "continue outside of loop");
+    break;
+  case S_RETURN: check_return(c, s); break;
+  case S_SWITCH: check_switch(c, s); break;
+  case S_SYNC: {
+    DrType *t = s->expr ? chk_value(c, s->expr) : &c->T->t_error;
+    if (!chk_is_err(t) && !chk_is_ref(t))
+      chk_error(c, s->expr->pos, "unexpected type; required: reference, found: %s", chk_type_str(c, t));
+    check_scoped(c, s->body);
+    break;
+  }
+  case S_THROW: {
+    DrType *t = s->expr ? chk_value(c, s->expr) : &c->T->t_error;
+    if (!chk_is_err(t) && c->c_throwable && !chk_subtype(c, t, c->c_throwable->type))
+      chk_error(c, s->expr->pos, "incompatible types: %s cannot be converted to Throwable", chk_type_str(c, t));
+    break;
+  }
+  case S_TRY: check_try(c, s); break;
+  case S_ASSERT: check_assert(c, s); break;
+  case S_CTOR_CALL:
+    chk_error(c, s->pos, "call to %s must be first statement in constructor", s->is_super ? "super" : "this");
+    chk_args(c, s->args, s->nargs);
+    break;
+  case S_EMPTY: break;
+  case S_CLASS: chk_error(c, s->pos, "local classes are not supported in DL"); break;
+  }
+}
+
+/* ------------------------------------------------------ method bodies */
+
+static void enter(DrChecker *c, DrClassSym *k, DrMethodSym *m, bool is_static) {
+  memset(&c->cur, 0, sizeof c->cur);
+  c->cur.cls = k;
+  c->cur.meth = m;
+  c->cur.is_static = is_static;
+  c->cur.prelude = (k->flags & DR_CLS_SYM_PRELUDE) != 0;
+  c->cur.scope_base = c->nscope;
+  c->cur.field_limit = -1;
+}
+
+void chk_method_body(DrChecker *c, DrMethodSym *m, DrChkTrack *track) {
+  DrClassSym *k = m->owner;
+  DrMember *mem = m->decl;
+  int saved = c->nscope;
+  enter(c, k, m, (m->mods & DR_MOD_STATIC) != 0);
+  c->cur.in_ctor = m->is_ctor;
+  if (mem)
+    for (int i = 0; i < mem->nparams && i < m->nparams; i++) {
+      DrParam *p = &mem->params[i];
+      DrLocalSym *l = chk_declare_local(c, p->name, m->params[i], p->pos, p->is_final, false);
+      chk_local(l)->is_param = true;
+      p->sym = l;
+    }
+  DrStmt *body = mem ? mem->body : NULL;
+  int first = 0;
+  bool this_call = false;
+  if (m->is_ctor) {
+    DrStmt *s0 = (body && body->kind == S_BLOCK && body->nstmts > 0) ? body->stmts[0] : NULL;
+    if (s0 && s0->kind == S_CTOR_CALL) {
+      check_ctor_call(c, s0, m);
+      first = 1;
+      this_call = !s0->is_super;
+    } else if (k->super) {
+      /* the implicit super(): the superclass needs an accessible
+       * no-argument constructor */
+      bool found = false;
+      chk_resolve_call(c, mem ? mem->pos : k->decl->pos, k->super, k->super->name, NULL, 0, true, &found);
+    }
+  }
+  if (body) {
+    if (body->kind == S_BLOCK)
+      check_block_stmts(c, body->stmts + first, body->nstmts - first);
+    else
+      chk_stmt(c, body);
+    chk_flow_body(c, m, body, !m->is_ctor && m->ret->kind != TY_VOID && !chk_is_err(m->ret), false,
+                  m->is_ctor && !this_call ? track : NULL);
+  }
+  c->nscope = saved;
+}
+
+void chk_init_block(DrChecker *c, DrClassSym *k, DrMember *mem, int field_limit, DrChkTrack *track) {
+  bool is_static = (mem->mods & DR_MOD_STATIC) != 0;
+  int saved = c->nscope;
+  enter(c, k, is_static ? k->clinit : k->instance_init, is_static);
+  c->cur.in_init = true;
+  c->cur.field_limit = field_limit;
+  if (mem->body) {
+    chk_stmt(c, mem->body);
+    chk_flow_body(c, c->cur.meth, mem->body, false, true, track);
+  }
+  c->nscope = saved;
+}

@@ -1,0 +1,177 @@
+/* The code buffer of the method being generated: instruction words,
+ * registers, labels with back-patching, the line table and exception
+ * handlers.  em_finish hands everything to the runtime DrMethod. */
+#include <stdarg.h>
+#include <string.h>
+
+#include "emit_internal.h"
+
+void em_begin(Em *E, DrMethodSym *msym, DrMethod *m) {
+  E->msym = msym;
+  E->m = m;
+  E->is_static = (m->flags & DR_M_STATIC) != 0;
+  E->code = NULL;
+  E->len = E->cap = 0;
+  E->reg_ref = NULL;
+  E->nregs = E->regs_cap = 0;
+  E->first_temp = 0;
+  E->nfree_ref = E->nfree_val = 0;
+  E->lines = NULL;
+  E->nlines = E->lines_cap = 0;
+  E->handlers = NULL;
+  E->nhandlers = E->handlers_cap = 0;
+  E->nctx = 0;
+}
+
+void em_finish(Em *E) {
+  DrMethod *m = E->m;
+  m->code = E->code;
+  m->code_len = E->len;
+  m->nregs = E->nregs > m->nparams ? E->nregs : m->nparams;
+  m->reg_is_ref = dr_xcalloc((size_t)m->nregs + 1, 1);
+  if (E->nregs) memcpy(m->reg_is_ref, E->reg_ref, (size_t)E->nregs);
+  m->lines = E->lines;
+  m->nlines = E->nlines;
+  m->handlers = E->handlers;
+  m->nhandlers = E->nhandlers;
+  free(E->reg_ref);
+  E->reg_ref = NULL;
+  E->code = NULL;
+  E->lines = NULL;
+  E->handlers = NULL;
+}
+
+int em_here(Em *E) { return E->len; }
+
+void em_word(Em *E, uint32_t w) { DR_PUSH(E->code, E->len, E->cap, w); }
+
+void em_op(Em *E, DrOpcode op, int nargs, ...) {
+  em_word(E, (uint32_t)op);
+  va_list ap;
+  va_start(ap, nargs);
+  for (int i = 0; i < nargs; i++) em_word(E, (uint32_t)va_arg(ap, int));
+  va_end(ap);
+}
+
+void em_line(Em *E, int line) {
+  if (line <= 0) return;
+  if (E->nlines > 0) {
+    DrLineEntry *last = &E->lines[E->nlines - 1];
+    if (last->line == line) return;
+    if (last->pc == (uint32_t)E->len) {
+      last->line = line;
+      return;
+    }
+  }
+  DrLineEntry le = {(uint32_t)E->len, line};
+  DR_PUSH(E->lines, E->nlines, E->lines_cap, le);
+}
+
+/* ------------------------------------------------------------ registers */
+
+int em_reg(Em *E, bool is_ref) {
+  DR_PUSH(E->reg_ref, E->nregs, E->regs_cap, (uint8_t)is_ref);
+  return E->nregs - 1;
+}
+
+int em_temp(Em *E, bool is_ref) {
+  if (is_ref && E->nfree_ref) return E->free_ref[--E->nfree_ref];
+  if (!is_ref && E->nfree_val) return E->free_val[--E->nfree_val];
+  return em_reg(E, is_ref);
+}
+
+int em_temp_for(Em *E, const DrType *t) { return em_temp(E, em_is_ref(t)); }
+
+bool em_is_temp(Em *E, int reg) { return reg >= E->first_temp; }
+
+void em_free(Em *E, int reg) {
+  if (reg < 0 || !em_is_temp(E, reg)) return;
+  if (E->reg_ref[reg])
+    DR_PUSH(E->free_ref, E->nfree_ref, E->free_ref_cap, reg);
+  else
+    DR_PUSH(E->free_val, E->nfree_val, E->free_val_cap, reg);
+}
+
+/* --------------------------------------------------------------- labels */
+
+void em_label_init(EmLabel *l) {
+  memset(l, 0, sizeof(*l));
+  l->pos = -1;
+}
+
+void em_label_free(EmLabel *l) {
+  free(l->sites);
+  l->sites = NULL;
+}
+
+void em_bind(Em *E, EmLabel *l) {
+  l->pos = E->len;
+  for (int i = 0; i + 1 < l->nsites; i += 2) {
+    int start = l->sites[i], operand = l->sites[i + 1];
+    E->code[operand] = (uint32_t)(int32_t)(l->pos - start);
+  }
+  l->nsites = 0;
+}
+
+void em_jump(Em *E, DrOpcode op, int nops, const uint32_t *ops, EmLabel *target) {
+  int start = E->len;
+  em_word(E, (uint32_t)op);
+  for (int i = 0; i < nops; i++) em_word(E, ops[i]);
+  if (target->pos >= 0) {
+    em_word(E, (uint32_t)(int32_t)(target->pos - start));
+  } else {
+    DR_PUSH(target->sites, target->nsites, target->cap, start);
+    DR_PUSH(target->sites, target->nsites, target->cap, E->len);
+    em_word(E, 0);
+  }
+}
+
+void em_jmp(Em *E, EmLabel *target) { em_jump(E, DR_OP_JMP, 0, NULL, target); }
+
+/* ------------------------------------------------------------- handlers */
+
+void em_handler(Em *E, uint32_t start, uint32_t end, uint32_t handler, DrClass *cls, int reg) {
+  if (start >= end) return;
+  DrHandler h = {start, end, handler, cls, (uint32_t)reg};
+  DR_PUSH(E->handlers, E->nhandlers, E->handlers_cap, h);
+}
+
+void em_handler_ranges(Em *E, uint32_t start, uint32_t end, const EmGap *gaps, int ngaps, uint32_t handler,
+                       DrClass *cls, int reg) {
+  uint32_t from = start;
+  for (int i = 0; i < ngaps; i++) {
+    const EmGap *g = &gaps[i];
+    if (g->end <= from || g->start >= end) continue;
+    if (g->start > from) em_handler(E, from, g->start, handler, cls, reg);
+    if (g->end > from) from = g->end;
+  }
+  if (from < end) em_handler(E, from, end, handler, cls, reg);
+}
+
+/* ------------------------------------------------------------ constants */
+
+void em_const_int(Em *E, int reg, int32_t v) { em_op(E, DR_OP_CONST_I, 2, reg, (int)v); }
+
+void em_const_long(Em *E, int reg, int64_t v) {
+  uint64_t u = (uint64_t)v;
+  em_op(E, DR_OP_CONST_J, 1, reg);
+  em_word(E, (uint32_t)u);
+  em_word(E, (uint32_t)(u >> 32));
+}
+
+void em_const_double(Em *E, int reg, double v) {
+  uint64_t u;
+  memcpy(&u, &v, sizeof u);
+  em_op(E, DR_OP_CONST_D, 1, reg);
+  em_word(E, (uint32_t)u);
+  em_word(E, (uint32_t)(u >> 32));
+}
+
+void em_const_string(Em *E, int reg, const uint16_t *s, int len) {
+  int id = dr_string_const(E->vm, s, len);
+  em_op(E, DR_OP_CONST_STR, 2, reg, id);
+}
+
+void em_mov(Em *E, int dst, int src) {
+  if (dst != src) em_op(E, DR_OP_MOV, 2, dst, src);
+}

@@ -1,0 +1,136 @@
+/* The DL lexer (Java 17 lexical structure, JLS 3) and the parser's
+ * internal interface.
+ *
+ * The lexer turns UTF-8 source into tokens with 1-based positions (columns
+ * count characters, a tab is one).  Literal values are decoded here: ints
+ * and longs range-checked per JLS 3.10.1, doubles converted with correct
+ * rounding, char and string literals decoded to UTF-16.  Errors go to the
+ * DrDiagList; the lexer always produces a token and keeps going, marking
+ * tokens it complained about with DR_TOKF_ERROR so the parser does not
+ * pile a second error on the same spot. */
+#ifndef DR_LEXER_H
+#define DR_LEXER_H
+
+#include "ast.h"
+#include "diag.h"
+#include "tokens.h"
+
+enum {
+  DR_TOKF_ERROR = 1 << 0,       /* the lexer reported an error for this token */
+  /* 2147483648 or 9223372036854775808L: legal only as the operand of unary
+   * minus, which the parser checks (ival holds the magnitude's negation,
+   * i.e. INT32_MIN or INT64_MIN). */
+  DR_TOKF_NEEDS_MINUS = 1 << 1,
+};
+
+typedef struct {
+  DrTokKind kind;
+  unsigned flags;       /* DR_TOKF_* */
+  DrPos pos;            /* first character */
+  DrPos end;            /* just after the last character */
+  union {
+    const char *text;   /* T_IDENT: the name (arena, NUL-terminated) */
+    int64_t ival;       /* T_INT_LIT (an int32 value), T_LONG_LIT, T_CHAR_LIT */
+    double dval;        /* T_DOUBLE_LIT */
+    struct {
+      const uint16_t *str; /* T_STRING_LIT: UTF-16 code units (arena) */
+      int slen;
+    };
+  };
+} DrToken;
+
+typedef struct {
+  DrArena *arena;
+  DrDiagList *diags;
+  const DrSource *src;
+  const unsigned char *p, *end; /* the cursor into src->text */
+  int line, col;                /* of *p */
+  int nerrors;                  /* errors this lexer reported */
+  bool quiet;                   /* measuring pass of a string: no errors */
+  bool tok_error;               /* an error was reported for the current token */
+} DrLexer;
+
+void dr_lexer_init(DrLexer *lx, DrArena *arena, DrDiagList *diags, const DrSource *src);
+/* Scans the next token into *tok; at the end, T_EOF (repeatedly). */
+void dr_lexer_next(DrLexer *lx, DrToken *tok);
+/* The whole source as an arena array ending with T_EOF; *count includes it. */
+DrToken *dr_lex_all(DrLexer *lx, int *count);
+
+/* The token as messages name it: "';'", "'class'", "<identifier>". */
+const char *dr_token_name(DrTokKind k);
+/* The source spelling of a keyword/operator ("class", ">>>="). */
+const char *dr_token_spelling(DrTokKind k);
+unsigned dr_token_flags(DrTokKind k);
+/* T_IDENT unless s[0..n) is a reserved word. */
+DrTokKind dr_keyword_lookup(const char *s, size_t n);
+
+/* ------------------------------------------------------------------------
+ * Parser internals, shared by parser.c (declarations, statements) and
+ * parser_expr.c (types, expressions).  Not for use outside the parser. */
+
+typedef struct {
+  DrArena *arena;
+  DrDiagList *diags;
+  const DrSource *src;
+  DrProgram *prog;
+  bool prelude;
+  DrToken *toks; /* ends with T_EOF */
+  int ntoks;
+  int pos;       /* index of the current token */
+  /* Syntax errors at or before the last reported one are dropped: after
+   * one mistake the parser resynchronizes, and what it trips over on the
+   * way is noise (javac does the same). */
+  DrPos last_err;
+  int nerrors;
+  int depth;     /* nesting of expressions/statements/classes */
+  bool aborted;  /* nesting limit hit: the rest of the file is skipped */
+  bool no_lambda;/* parsing a case label: `x ->` is an arrow case, not a lambda */
+  const char *package; /* prelude: the current `package` */
+} DrParser;
+
+enum { DR_PARSE_MAX_DEPTH = 500 };
+
+/* parser.c */
+DrToken *parse_cur(DrParser *p);
+DrToken *parse_peek(DrParser *p, int ahead);
+DrTokKind parse_kind_at(DrParser *p, int index);
+bool parse_at(DrParser *p, DrTokKind k);
+DrToken *parse_advance(DrParser *p);
+bool parse_accept(DrParser *p, DrTokKind k);
+/* Consumes k, or reports "'k' expected" after the previous token. */
+bool parse_expect(DrParser *p, DrTokKind k);
+/* A syntax error (subject to the cascade rule above). */
+void parse_error(DrParser *p, DrPos pos, const char *fmt, ...) DR_PRINTF(3, 4);
+/* A syntax error at the current token ("reached end of file" at EOF). */
+void parse_error_here(DrParser *p, const char *msg);
+/* "<what> expected" after the previous token ("reached end of file" at EOF). */
+void parse_error_expected(DrParser *p, const char *what);
+/* "<what> is/are not supported in DL": always reported. */
+void parse_unsupported(DrParser *p, DrPos pos, const char *what);
+/* Enters one nesting level; false (after reporting once) when too deep. */
+bool parse_enter(DrParser *p);
+void parse_leave(DrParser *p);
+/* Skips a balanced (), [] or {} group starting at the current opener. */
+void parse_skip_group(DrParser *p);
+const char *parse_ident(DrParser *p, DrPos *pos);
+DrStmt *parse_block(DrParser *p);
+
+/* parser_expr.c */
+DrExpr *parse_new_expr(DrParser *p, DrExprKind kind, DrPos pos);
+DrExpr *parse_expr(DrParser *p);
+DrExpr *parse_array_init(DrParser *p);
+/* A type; allow_void for method results.  Rejected types are reported
+ * and replaced by something that lets parsing go on. */
+void parse_type(DrParser *p, DrTypeRef *t, bool allow_void);
+/* Reports `generics are not supported in DL` and skips <...> at the
+ * current `<`. */
+void parse_skip_type_args(DrParser *p);
+/* Index just past a type starting at token index i, or -1 if none. */
+int parse_scan_type(DrParser *p, int i);
+/* Index just past a balanced <...> at i, or -1. */
+int parse_scan_type_args(DrParser *p, int i);
+void parse_args(DrParser *p, DrExpr ***args, int *nargs);
+/* Skips `->` and a lambda body (block or expression). */
+void parse_skip_lambda_body(DrParser *p);
+
+#endif
