@@ -462,6 +462,7 @@ DrClass *dr_emit(DrVM *vm, DrArena *arena, DrTypes *types, DrProgram *prog) {
   free(E.free_ref);
   free(E.free_val);
   free(E.ctx);
+  free(E.tmp_live);
 
   DrClassSym *main_sym = NULL;
   for (int i = 0; i < prog->nclasses && !main_sym; i++) {

@@ -21,6 +21,10 @@ void em_begin(Em *E, DrMethodSym *msym, DrMethod *m) {
   E->handlers = NULL;
   E->nhandlers = E->handlers_cap = 0;
   E->nctx = 0;
+  E->points = NULL;
+  E->npoints = E->points_cap = 0;
+  E->bits = NULL;
+  E->nbits = E->bits_cap = 0;
 }
 
 void em_finish(Em *E) {
@@ -34,6 +38,12 @@ void em_finish(Em *E) {
   m->nlines = E->nlines;
   m->handlers = E->handlers;
   m->nhandlers = E->nhandlers;
+  m->nlocal_regs = E->first_temp;
+  m->gc_points = E->points;
+  m->ngc_points = E->npoints;
+  m->gc_bits = E->bits;
+  E->points = NULL;
+  E->bits = NULL;
   free(E->reg_ref);
   E->reg_ref = NULL;
   E->code = NULL;
@@ -45,7 +55,24 @@ int em_here(Em *E) { return E->len; }
 
 void em_word(Em *E, uint32_t w) { DR_PUSH(E->code, E->len, E->cap, w); }
 
+/* Records which temporaries are in use at an instruction where the GC
+ * may run (see DrGcPoint). */
+static void gc_point(Em *E) {
+  uint32_t nwords = (uint32_t)(E->nregs + 31) / 32;
+  DrGcPoint pt = {(uint32_t)E->len, (uint32_t)E->nbits, nwords};
+  for (uint32_t w = 0; w < nwords; w++) {
+    uint32_t bits = 0;
+    for (int b = 0; b < 32; b++) {
+      int r = (int)w * 32 + b;
+      if (r < E->nregs && r >= E->first_temp && E->reg_ref[r] && E->tmp_live[r]) bits |= 1u << b;
+    }
+    DR_PUSH(E->bits, E->nbits, E->bits_cap, bits);
+  }
+  DR_PUSH(E->points, E->npoints, E->points_cap, pt);
+}
+
 void em_op(Em *E, DrOpcode op, int nargs, ...) {
+  if (dr_op_info[op].flags & (DR_OPF_ALLOC | DR_OPF_CALL)) gc_point(E);
   em_word(E, (uint32_t)op);
   va_list ap;
   va_start(ap, nargs);
@@ -71,13 +98,26 @@ void em_line(Em *E, int line) {
 
 int em_reg(Em *E, bool is_ref) {
   DR_PUSH(E->reg_ref, E->nregs, E->regs_cap, (uint8_t)is_ref);
+  if (E->nregs > E->tmp_live_cap) {
+    int old = E->tmp_live_cap;
+    E->tmp_live_cap = E->regs_cap;
+    E->tmp_live = dr_xrealloc(E->tmp_live, (size_t)E->tmp_live_cap);
+    memset(E->tmp_live + old, 0, (size_t)(E->tmp_live_cap - old));
+  }
+  E->tmp_live[E->nregs - 1] = 0;
   return E->nregs - 1;
 }
 
 int em_temp(Em *E, bool is_ref) {
-  if (is_ref && E->nfree_ref) return E->free_ref[--E->nfree_ref];
-  if (!is_ref && E->nfree_val) return E->free_val[--E->nfree_val];
-  return em_reg(E, is_ref);
+  int r;
+  if (is_ref && E->nfree_ref)
+    r = E->free_ref[--E->nfree_ref];
+  else if (!is_ref && E->nfree_val)
+    r = E->free_val[--E->nfree_val];
+  else
+    r = em_reg(E, is_ref);
+  E->tmp_live[r] = 1;
+  return r;
 }
 
 int em_temp_for(Em *E, const DrType *t) { return em_temp(E, em_is_ref(t)); }
@@ -85,7 +125,8 @@ int em_temp_for(Em *E, const DrType *t) { return em_temp(E, em_is_ref(t)); }
 bool em_is_temp(Em *E, int reg) { return reg >= E->first_temp; }
 
 void em_free(Em *E, int reg) {
-  if (reg < 0 || !em_is_temp(E, reg)) return;
+  if (reg < 0 || !em_is_temp(E, reg) || !E->tmp_live[reg]) return; /* freed twice: keep one copy */
+  E->tmp_live[reg] = 0;
   if (E->reg_ref[reg])
     DR_PUSH(E->free_ref, E->nfree_ref, E->free_ref_cap, reg);
   else

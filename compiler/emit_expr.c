@@ -498,6 +498,26 @@ static int bool_value(Em *E, DrExpr *e, int dst) {
 static int binary(Em *E, DrExpr *e, int dst) {
   if (is_concat(E, e)) return concat(E, e, dst);
   if (e->op == DR_BIN_LAND || e->op == DR_BIN_LOR) return finish(E, bool_value(E, e, dst < 0 ? EM_ANY : dst), dst);
+  /* int +/- a constant: one instruction with an immediate */
+  if (e->op_type->kind == TY_INT && (e->op == DR_BIN_ADD || e->op == DR_BIN_SUB)) {
+    DrExpr *var = NULL;
+    int32_t k = 0;
+    if (e->rhs->is_const) {
+      var = e->lhs;
+      k = e->rhs->cval.i;
+      if (e->op == DR_BIN_SUB) k = (int32_t)(0u - (uint32_t)k);
+    } else if (e->lhs->is_const && e->op == DR_BIN_ADD) {
+      var = e->rhs;
+      k = e->lhs->cval.i;
+    }
+    if (var) {
+      int a = em_expr(E, var, EM_ANY);
+      em_free(E, a);
+      int r = result_reg(E, dst == EM_DISCARD ? EM_ANY : dst, e->type);
+      em_op(E, DR_OP_ADDK_I, 3, r, a, (int)k);
+      return finish(E, r, dst);
+    }
+  }
   int a = em_expr(E, e->lhs, EM_ANY);
   a = pin(E, a, writes_local(e->rhs));
   int b = em_expr(E, e->rhs, EM_ANY);
@@ -593,7 +613,9 @@ static int assign(Em *E, DrExpr *e, int dst) {
     if (a != cur) em_free(E, a);
     em_free(E, b);
     em_free(E, cur);
-    int r = em_temp_for(E, e->op_type);
+    /* a local of the operation's own type is updated in place */
+    bool in_place = L.kind == E_LOCAL && t->type == e->op_type;
+    int r = in_place ? L.local->reg : em_temp_for(E, e->op_type);
     em_line(E, line);
     em_op(E, op, 3, r, a, b);
     res = em_convert(E, r, e->op_type, t->type, EM_ANY);

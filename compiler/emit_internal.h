@@ -62,6 +62,12 @@ typedef struct {
   uint8_t *reg_ref;      /* per register: holds references */
   int nregs, regs_cap;
   int first_temp;        /* registers below are locals (and this) */
+  uint8_t *tmp_live;     /* per register: a temporary now in use */
+  int tmp_live_cap;
+  DrGcPoint *points;
+  int npoints, points_cap;
+  uint32_t *bits;
+  int nbits, bits_cap;
   int *free_ref, nfree_ref, free_ref_cap;
   int *free_val, nfree_val, free_val_cap;
   DrLineEntry *lines;

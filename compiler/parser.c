@@ -515,6 +515,7 @@ DrStmt *parse_block(DrParser *p) {
   if (!parse_expect(p, T_LBRACE)) return s;
   if (!parse_enter(p)) return s;
   parse_block_stmts(p, &s->stmts, &s->nstmts, false);
+  s->end_pos = parse_cur(p)->pos;
   parse_expect(p, T_RBRACE);
   parse_leave(p);
   return s;

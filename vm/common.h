@@ -5,6 +5,7 @@
  *   DR_DEBUG       enable ASSERT checks
  *   DR_GC_STRESS   collect garbage on every allocation
  *   DR_TRACE_EXEC  print every executed instruction to stderr
+ *   DR_TRACE_GC    print a line per garbage collection to stderr
  *   DR_NO_COMPUTED_GOTO  use the portable switch dispatch
  */
 #ifndef DR_COMMON_H

@@ -138,6 +138,16 @@ typedef struct {
   uint32_t reg;
 } DrHandler;
 
+/* A GC point: an instruction that may allocate or call.  When a frame is
+ * stopped there, its live registers are the locals (registers below
+ * nlocal_regs), the temporaries set in bits[off .. off+nwords) and the
+ * instruction's own register operands; other temporaries are dead, so a
+ * stale reference left in one does not keep garbage alive. */
+typedef struct {
+  uint32_t pc;
+  uint32_t off, nwords;
+} DrGcPoint;
+
 typedef struct {
   uint32_t pc;             /* first pc of the run of code from this line */
   int32_t line;
@@ -178,6 +188,10 @@ struct DrMethod {
   int nlines;
   DrHandler *handlers;
   int nhandlers;
+  int nlocal_regs;         /* this + parameters + locals: always live */
+  DrGcPoint *gc_points;    /* sorted by pc; NULL: every register is live */
+  int ngc_points;
+  uint32_t *gc_bits;
 
   DrNativeFn native;       /* for DR_M_NATIVE */
   int vtable_index;        /* -1 for static / private / constructors */

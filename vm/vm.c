@@ -35,6 +35,8 @@ static void vm_free_method(DrMethod *m) {
   free(m->code);
   free(m->lines);
   free(m->handlers);
+  free(m->gc_points);
+  free(m->gc_bits);
   free((char *)m->name);
   free((char *)m->desc);
   free(m);
