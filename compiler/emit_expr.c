@@ -12,10 +12,9 @@
 
 /* ------------------------------------------------------------- helpers */
 
-static bool is_local_target(const DrExpr *t) { return t && t->kind == E_LOCAL; }
-
-/* Whether evaluating e may assign some local variable. */
-static bool writes_local(const DrExpr *e) {
+/* Whether evaluating e may assign the local variable held in register
+ * reg (any local for reg < 0). */
+static bool writes_reg(const DrExpr *e, int reg) {
   if (!e) return false;
   switch (e->kind) {
   case E_ASSIGN:
@@ -23,31 +22,31 @@ static bool writes_local(const DrExpr *e) {
   case E_PREDEC:
   case E_POSTINC:
   case E_POSTDEC:
-    if (is_local_target(e->target)) return true;
+    if (e->target && e->target->kind == E_LOCAL && (reg < 0 || e->target->local->reg == reg)) return true;
     break;
   default: break;
   }
-  if (writes_local(e->target) || writes_local(e->lhs) || writes_local(e->rhs) || writes_local(e->cond) ||
-      writes_local(e->init))
+  if (writes_reg(e->target, reg) || writes_reg(e->lhs, reg) || writes_reg(e->rhs, reg) || writes_reg(e->cond, reg) ||
+      writes_reg(e->init, reg))
     return true;
   for (int i = 0; i < e->nargs; i++)
-    if (writes_local(e->args[i])) return true;
+    if (writes_reg(e->args[i], reg)) return true;
   return false;
 }
 
-static bool any_writes_local(DrExpr **es, int n) {
-  for (int i = 0; i < n; i++)
-    if (writes_local(es[i])) return true;
-  return false;
-}
-
-/* Keeps r's value safe from later assignments to the local it may be. */
-static int pin(Em *E, int r, bool later_writes) {
-  if (r < 0 || em_is_temp(E, r) || !later_writes) return r;
+/* Keeps r's value safe from assignments to the local it may be made by
+ * the operands still to be evaluated (later[0..n)). */
+static int pin(Em *E, int r, DrExpr **later, int n) {
+  if (r < 0 || em_is_temp(E, r)) return r;
+  bool clobbered = false;
+  for (int i = 0; i < n && !clobbered; i++) clobbered = writes_reg(later[i], r);
+  if (!clobbered) return r;
   int t = em_temp(E, E->reg_ref[r] != 0);
   em_mov(E, t, r);
   return t;
 }
+
+static int pin1(Em *E, int r, DrExpr *later) { return pin(E, r, &later, later ? 1 : 0); }
 
 /* Whether e may be evaluated straight into a local's register: it writes
  * its destination once, last, and nothing after that can throw. */
@@ -167,7 +166,7 @@ int em_invoke(Em *E, DrOpcode op, DrMethodSym *ms, int dst, const int *args, int
 static void operands(Em *E, DrExpr **es, int n, int *regs) {
   for (int i = 0; i < n; i++) {
     regs[i] = em_expr(E, es[i], EM_ANY);
-    regs[i] = pin(E, regs[i], any_writes_local(es + i + 1, n - i - 1));
+    regs[i] = pin(E, regs[i], es + i + 1, n - i - 1);
   }
 }
 
@@ -178,7 +177,7 @@ static int call(Em *E, DrExpr *e, int dst) {
   bool has_recv = e->call_kind != DR_CALL_STATIC;
   if (has_recv) {
     regs[0] = em_expr(E, e->target, EM_ANY);
-    regs[0] = pin(E, regs[0], any_writes_local(e->args, e->nargs));
+    regs[0] = pin(E, regs[0], e->args, e->nargs);
     k = 1;
   }
   operands(E, e->args, e->nargs, regs + k);
@@ -312,7 +311,7 @@ typedef struct {
   int obj, idx;
 } Loc;
 
-static void loc_prepare(Em *E, DrExpr *t, Loc *L, bool later_writes) {
+static void loc_prepare(Em *E, DrExpr *t, Loc *L, DrExpr *later) {
   memset(L, 0, sizeof(*L));
   L->kind = t->kind;
   L->type = t->type;
@@ -322,12 +321,15 @@ static void loc_prepare(Em *E, DrExpr *t, Loc *L, bool later_writes) {
   case E_STATIC_FIELD: L->field = t->field; break;
   case E_FIELD:
     L->field = t->field;
-    L->obj = pin(E, em_expr(E, t->target, EM_ANY), later_writes);
+    L->obj = pin1(E, em_expr(E, t->target, EM_ANY), later);
     break;
   case E_INDEX:
     L->obj = em_expr(E, t->target, EM_ANY);
-    L->obj = pin(E, L->obj, later_writes || writes_local(t->rhs));
-    L->idx = pin(E, em_expr(E, t->rhs, EM_ANY), later_writes);
+    {
+      DrExpr *rest[2] = {t->rhs, later};
+      L->obj = pin(E, L->obj, rest, later ? 2 : 1);
+    }
+    L->idx = pin1(E, em_expr(E, t->rhs, EM_ANY), later);
     break;
   default: UNREACHABLE();
   }
@@ -425,7 +427,7 @@ static int concat(Em *E, DrExpr *e, int dst) {
   int *kinds = dr_xcalloc((size_t)n, sizeof(int));
   for (int i = 0; i < n; i++) {
     regs[i] = concat_operand(E, list[i], &kinds[i]);
-    regs[i] = pin(E, regs[i], any_writes_local(list + i + 1, n - i - 1));
+    regs[i] = pin(E, regs[i], list + i + 1, n - i - 1);
   }
   int r = strcat_regs(E, dst == EM_DISCARD ? EM_ANY : dst, regs, kinds, n, e->pos.line);
   free(list);
@@ -519,7 +521,7 @@ static int binary(Em *E, DrExpr *e, int dst) {
     }
   }
   int a = em_expr(E, e->lhs, EM_ANY);
-  a = pin(E, a, writes_local(e->rhs));
+  a = pin1(E, a, e->rhs);
   int b = em_expr(E, e->rhs, EM_ANY);
   em_free(E, a);
   em_free(E, b);
@@ -579,7 +581,7 @@ static int assign(Em *E, DrExpr *e, int dst) {
       return dst == EM_DISCARD ? -1 : reg;
     }
     Loc L;
-    loc_prepare(E, t, &L, writes_local(e->rhs));
+    loc_prepare(E, t, &L, e->rhs);
     int v = em_expr(E, e->rhs, EM_ANY);
     loc_store(E, &L, v, line);
     loc_release(E, &L);
@@ -592,14 +594,18 @@ static int assign(Em *E, DrExpr *e, int dst) {
       em_free(E, v);
       return dst;
     }
-    if (!em_is_temp(E, v)) v = pin(E, v, true);
+    if (!em_is_temp(E, v)) {
+      int c = em_temp(E, E->reg_ref[v] != 0);
+      em_mov(E, c, v);
+      v = c;
+    }
     return v;
   }
   /* compound: the variable is read once, before the right operand */
   Loc L;
-  loc_prepare(E, t, &L, writes_local(e->rhs));
+  loc_prepare(E, t, &L, e->rhs);
   int cur = loc_load(E, &L, line);
-  cur = pin(E, cur, writes_local(e->rhs));
+  cur = pin1(E, cur, e->rhs);
   int res;
   if (e->op_type == E->c_string->type) {
     int regs[2], kinds[2] = {DR_K_REF, 0};
@@ -641,7 +647,7 @@ static int incdec(Em *E, DrExpr *e, int dst) {
   bool inc = e->kind == E_PREINC || e->kind == E_POSTINC;
   int line = e->pos.line;
   Loc L;
-  loc_prepare(E, t, &L, false);
+  loc_prepare(E, t, &L, NULL);
   int cur = loc_load(E, &L, line);
   int old = -1;
   if (post && dst != EM_DISCARD) {
@@ -716,7 +722,7 @@ static void cond_compare(Em *E, DrExpr *e, bool jump_if, EmLabel *target) {
   }
   if (k == DR_K_REF || int_like(k)) {
     int a = em_expr(E, e->lhs, EM_ANY);
-    a = pin(E, a, writes_local(e->rhs));
+    a = pin1(E, a, e->rhs);
     int b = em_expr(E, e->rhs, EM_ANY);
     em_free(E, a);
     em_free(E, b);
@@ -826,7 +832,7 @@ int em_expr(Em *E, DrExpr *e, int dst) {
   }
   case E_INDEX: {
     int a = em_expr(E, e->target, EM_ANY);
-    a = pin(E, a, writes_local(e->rhs));
+    a = pin1(E, a, e->rhs);
     int i = em_expr(E, e->rhs, EM_ANY);
     em_free(E, a);
     em_free(E, i);
