@@ -19,6 +19,8 @@ comments in the program itself:
   // expect exit: N                the exit status (default 0, or as implied)
   // args: a b c                   program arguments (split on whitespace)
   // no-jdk: REASON                do not cross-check this file with the JDK
+  // drvm: OPTIONS                 options for `drvm run` (e.g. --max-steps 1000)
+  // expect stderr: TEXT           some line of stderr contains TEXT
 
 JDK cross-check (--jdk, on by default when `java` is on PATH): every test
 without `expect error`, without `no-jdk` and without `native` methods is
@@ -53,8 +55,11 @@ RE_RUNTIME = re.compile(r"//\s*expect runtime error:\s?(.*?)\s*$")
 RE_EXIT = re.compile(r"//\s*expect exit:\s*(-?\d+)\s*$")
 RE_ARGS = re.compile(r"//\s*args:(.*)$")
 RE_NOJDK = re.compile(r"//\s*no-jdk:")
-RE_DIRECTIVE = re.compile(r"//\s*(expect\b[^:]*|args|no-jdk):")
-KNOWN_DIRECTIVES = {"expect", "expect error", "expect runtime error", "expect exit", "args", "no-jdk"}
+RE_DRVM_OPTS = re.compile(r"//\s*drvm:(.*)$")
+RE_STDERR = re.compile(r"//\s*expect stderr:\s?(.*?)\s*$")
+RE_DIRECTIVE = re.compile(r"//\s*(expect\b[^:]*|args|no-jdk|drvm):")
+KNOWN_DIRECTIVES = {"expect", "expect error", "expect runtime error", "expect exit", "expect stderr", "args", "no-jdk",
+                    "drvm"}
 
 EXIT_COMPILE_ERROR = 3
 EXIT_UNCAUGHT = 1
@@ -69,6 +74,8 @@ class Test:
         self.runtime = None       # uncaught exception text (prefix)
         self.exit = None          # explicit exit status
         self.args = []
+        self.drvm_opts = []       # options for `drvm run`
+        self.stderr = []          # texts some stderr line must contain
         self.no_jdk = False
         self.native = False
         self.problems = []        # malformed directives
@@ -128,6 +135,10 @@ def parse_test(path):
             t.args = RE_ARGS.search(line).group(1).split()
         elif kind == "no-jdk":
             t.no_jdk = True
+        elif kind == "drvm":
+            t.drvm_opts = RE_DRVM_OPTS.search(line).group(1).split()
+        elif kind == "expect stderr":
+            t.stderr.append(RE_STDERR.search(line).group(1))
     t.native = re.search(r"\bnative\b", strip_comments_and_strings(text)) is not None
     if t.errors and t.runtime is not None:
         t.problems.append("both 'expect error' and 'expect runtime error'")
@@ -220,6 +231,10 @@ def check_output(t, who, rc, out, err, timed_out, timeout):
         want = 'Exception in thread "main" ' + t.runtime
         if not any(l.startswith(want) for l in errtext.split("\n")):
             reasons.append("stderr has no line starting with '%s'" % want)
+    if who == "drvm":
+        for want in t.stderr:
+            if not any(want in l for l in errtext.split("\n")):
+                reasons.append("stderr has no line containing '%s'" % want)
     got = stdout_lines(out)
     if got != t.expect:
         diff = difflib.unified_diff(t.expect, got, "expected stdout", who + " stdout", lineterm="", n=2)
@@ -233,7 +248,7 @@ def check_output(t, who, rc, out, err, timed_out, timeout):
 
 
 def run_drvm(t, opts):
-    cmd = [opts.drvm, "run", t.path, "--"] + t.args
+    cmd = [opts.drvm, "run"] + t.drvm_opts + [t.path, "--"] + t.args
     rc, out, err, timed_out = run_process(cmd, opts.timeout)
     return (rc, out, err, timed_out)
 
