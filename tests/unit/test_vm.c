@@ -96,7 +96,7 @@ static void test_classes(DrCheck *t) {
   DrVM vm;
   dr_vm_init(&vm);
   DrClass *m = compile_text(&vm,
-      "interface I {} class P implements I {} class C extends P { public static void main(String[] a) {} }", "c.dl");
+      "class C extends P { public static void main(String[] a) {} } interface I {} class P implements I {}", "c.dl");
   CHECK(t, m != NULL);
   if (m) {
     DrClass *p = dr_find_class(&vm, "P"), *i = dr_find_class(&vm, "I"), *obj = vm.known[DR_WK_OBJECT];
