@@ -49,6 +49,13 @@ static void diag_sort(DrDiagList *d) {
   }
 }
 
+enum { DIAG_WINDOW = 160 }; /* longer lines are shown around the column */
+
+static const char *diag_char_start(const char *p, const char *lo) {
+  while (p > lo && (*p & 0xC0) == 0x80) p--;
+  return p;
+}
+
 static void diag_print_line(const DrSource *src, int line, int col, FILE *out) {
   if (!src || !src->text || line < 1) return;
   const char *p = src->text, *end = src->text + src->len;
@@ -56,13 +63,21 @@ static void diag_print_line(const DrSource *src, int line, int col, FILE *out) {
     if (*p == '\n') l++;
   const char *e = p;
   while (e < end && *e != '\n' && *e != '\r') e++;
-  fprintf(out, "%.*s\n", (int)(e - p), p);
+  /* the byte where the caret goes (columns count characters) */
+  const char *at = p;
+  for (int c = 1; at < e && c < col; at++)
+    if ((at[1] & 0xC0) != 0x80) c++;
+  const char *from = p, *to = e;
+  if (e - p > DIAG_WINDOW) {
+    if (at - p > DIAG_WINDOW / 2) from = diag_char_start(at - DIAG_WINDOW / 2, p);
+    if (e - from > DIAG_WINDOW) to = diag_char_start(from + DIAG_WINDOW, from);
+  }
+  fprintf(out, "%s%.*s%s\n", from > p ? "..." : "", (int)(to - from), from, to < e ? "..." : "");
   /* The caret keeps tabs so it lines up under the column in a terminal. */
-  int c = 1;
-  for (const char *q = p; q < e && c < col; q++) {
+  if (from > p) fputs("   ", out);
+  for (const char *q = from; q < at && q < to; q++) {
     if ((*q & 0xC0) == 0x80) continue;
     fputc(*q == '\t' ? '\t' : ' ', out);
-    c++;
   }
   fputs("^\n", out);
 }
