@@ -100,6 +100,7 @@ typedef struct DrVM {
 
   /* heap */
   DrObj *objects;
+  struct DrHeapPools *pools; /* small-object size classes (gc.c) */
   size_t bytes_allocated;
   size_t next_gc;
   size_t max_heap;
@@ -127,6 +128,13 @@ typedef struct DrVM {
   /* output: buffered so a run's output is written in order, once */
   DrBuf out;
   FILE *out_file, *err_file;
+
+  /* added for the built-in library (natives*.c, print.c): */
+  uint16_t out_carry[3];   /* per fd: a high surrogate printed last, waiting
+                              for its low half (as Java's stream encoder) */
+  uint64_t seed;           /* base of drvm.Boot.randomSeed (default 0) */
+  uint64_t seed_calls;     /* randomSeed calls so far */
+  int lib_str_ids[3];      /* 1 + vm->strings index of "", "false", "true"; 0 = not yet */
 } DrVM;
 
 /* --- lifecycle (vm.c) --- */
@@ -167,7 +175,7 @@ void *dr_xcalloc(size_t n, size_t size);
  * trace, makes it pending, and returns false (for `return dr_throw(...)`). */
 bool dr_throw(DrVM *vm, DrWellKnown cls, const char *fmt, ...) DR_PRINTF(3, 4);
 bool dr_throw_npe(DrVM *vm);
-/* Fills a Throwable's stack trace from the current frames (natives.c):
+/* Fills a Throwable's stack trace from the current frames (stacktrace.c):
  * skips skip_top frames, then constructors of Throwable classes. */
 bool dr_build_stack_trace(DrVM *vm, DrObj *throwable, int skip_top);
 /* Throws an already-created exception object. */
@@ -197,6 +205,15 @@ void dr_buf16_free(DrBuf16 *b);
 /* Java's Double.toString; buf must hold 32 bytes; returns length. */
 int dr_double_to_string(double d, char *buf);
 int32_t dr_string_hash(DrString *s);
+/* added for the built-in library: */
+/* Long.toString / Integer.toHexString texts; buf holds 21 / 9 bytes. */
+int dr_long_to_string(int64_t v, char *buf);
+int dr_hex_to_string(uint32_t v, char *buf);
+void dr_buf_append_utf16(DrBuf *b, const uint16_t *u, int32_t n);
+void dr_buf16_append(DrBuf16 *b, const uint16_t *u, int32_t n);
+/* Prints UTF-16 text to fd 1 or 2 as PrintStream does: UTF-8, a surrogate
+ * pair split across two prints still joined. */
+void dr_print_utf16(DrVM *vm, int fd, const uint16_t *u, int32_t n);
 bool dr_string_equals(const DrString *a, const DrString *b);
 
 /* --- natives (natives.c): prelude methods implemented in C --- */
