@@ -53,6 +53,45 @@ asan:
 drvm-asan: $(OBJS) $(BUILD)/vm/main.o
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
+# Fuzzing (tests/fuzz).  `make fuzz-smoke` builds both harnesses as plain
+# programs (-DDR_FUZZ_MAIN, any C compiler) under ASan + UBSan and runs them
+# over every tests/lang program and deterministic variants of each:
+# FUZZ_MUTATE per program for fuzz_check (the whole front end; run as two
+# shards) and FUZZ_PARSE_MUTATE for the cheaper fuzz_parse.  A crash leaves
+# its input in $$TMPDIR/drvm-<harness>[-<shard>]-last.dl: pass that file to
+# the harness to reproduce.  Longer: make fuzz-smoke FUZZ_MUTATE=200 FUZZ_SEED=7
+FUZZ_MUTATE ?= 20
+FUZZ_PARSE_MUTATE ?= 200
+FUZZ_SEED ?= 1
+FUZZ_BINS = $(BUILD)/fuzz/fuzz_parse $(BUILD)/fuzz/fuzz_check
+SAN_OPT = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+
+fuzz-smoke:
+	$(MAKE) BUILD=build-fuzz OPT="$(SAN_OPT)" LDFLAGS="-fsanitize=address,undefined" \
+	  FUZZ_CPPFLAGS=-DDR_FUZZ_MAIN fuzz-bins
+	@files=$$(find tests/lang -name '*.dl' | sort); \
+	export ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1; \
+	build-fuzz/fuzz/fuzz_parse --mutate $(FUZZ_PARSE_MUTATE) --seed $(FUZZ_SEED) $$files & p1=$$!; \
+	build-fuzz/fuzz/fuzz_check --mutate $(FUZZ_MUTATE) --seed $(FUZZ_SEED) --shard 0/2 $$files & p2=$$!; \
+	build-fuzz/fuzz/fuzz_check --mutate $(FUZZ_MUTATE) --seed $(FUZZ_SEED) --shard 1/2 $$files; st=$$?; \
+	wait $$p1 || st=1; wait $$p2 || st=1; exit $$st
+
+# The libFuzzer binaries (clang only), in build-libfuzzer/fuzz/.  Run e.g.
+#   mkdir -p corpus && cp $$(find tests/lang -name '*.dl') corpus/
+#   build-libfuzzer/fuzz/fuzz_check -max_len=4096 -timeout=10 -jobs=2 corpus/
+# (fuzz_parse likewise; a crash is saved as crash-<sha1>: pass that file to
+# the binary to reproduce, or to the fuzz-smoke build, which needs no clang).
+fuzz:
+	@command -v clang >/dev/null || { echo "make fuzz needs clang with libFuzzer (make fuzz-smoke needs neither)"; exit 2; }
+	$(MAKE) CC=clang BUILD=build-libfuzzer OPT="$(SAN_OPT) -fsanitize=fuzzer-no-link" \
+	  LDFLAGS="-fsanitize=fuzzer,address,undefined" fuzz-bins
+
+fuzz-bins: $(FUZZ_BINS)
+
+$(BUILD)/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz_main.h $(OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(FUZZ_CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(OBJS) $(LDLIBS)
+
 bench: drvm
 	python3 tests/bench/run.py --drvm ./drvm
 
@@ -60,7 +99,7 @@ demo: drvm
 	./drvm run lang-examples/life.dl
 
 clean:
-	rm -rf build build-asan drvm drvm-asan
+	rm -rf build build-asan build-fuzz build-libfuzzer drvm drvm-asan
 
-.PHONY: all test unit asan bench demo clean
+.PHONY: all test unit asan bench demo clean fuzz fuzz-smoke fuzz-bins
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -255,10 +255,80 @@ static bool same_sig(const DrMethodSym *a, const DrMethodSym *b) {
   return true;
 }
 
+/* Modifier names in the order javac lists them (its Flags.toString). */
+static const struct {
+  unsigned bit;
+  const char *name;
+} mod_names[] = {
+    {DR_MOD_PUBLIC, "public"},     {DR_MOD_PRIVATE, "private"},   {DR_MOD_PROTECTED, "protected"},
+    {DR_MOD_STATIC, "static"},     {DR_MOD_FINAL, "final"},       {DR_MOD_SYNCHRONIZED, "synchronized"},
+    {DR_MOD_VOLATILE, "volatile"}, {DR_MOD_TRANSIENT, "transient"}, {DR_MOD_NATIVE, "native"},
+    {DR_MOD_ABSTRACT, "abstract"}, {DR_MOD_DEFAULT, "default"},   {DR_MOD_STRICTFP, "strictfp"},
+};
+
+static const char *first_mod(unsigned mods) {
+  for (size_t i = 0; i < sizeof mod_names / sizeof mod_names[0]; i++)
+    if (mods & mod_names[i].bit) return mod_names[i].name;
+  return "?";
+}
+
+/* The modifiers a kind of declaration allows (JLS 8.1.1, 8.3.1, 8.4.3,
+ * 8.6, 8.7, 8.8.3, 9.1.1, 9.3, 9.4), then the pairs that exclude each
+ * other, each as javac reports them: one error per declaration, the
+ * disallowed ones listed together.  Without this a program javac rejects,
+ * e.g. with a `volatile` method, would run.  false after an error. */
+static bool check_mods(DrChecker *c, DrPos pos, unsigned mods, unsigned allowed) {
+  unsigned bad = mods & ~allowed;
+  if (bad) {
+    char list[160] = "";
+    for (size_t i = 0; i < sizeof mod_names / sizeof mod_names[0]; i++)
+      if (bad & mod_names[i].bit) {
+        if (list[0]) strcat(list, ",");
+        strcat(list, mod_names[i].name);
+      }
+    chk_error(c, pos, "modifier %s not allowed here", list);
+    return false;
+  }
+  static const unsigned pairs[][2] = {
+      {DR_MOD_PUBLIC, DR_MOD_PRIVATE | DR_MOD_PROTECTED},
+      {DR_MOD_PRIVATE, DR_MOD_PUBLIC | DR_MOD_PROTECTED},
+      {DR_MOD_FINAL, DR_MOD_VOLATILE},
+  };
+  for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++)
+    if ((mods & pairs[i][0]) && (mods & pairs[i][1])) {
+      chk_error(c, pos, "illegal combination of modifiers: %s and %s", first_mod(mods & pairs[i][0]),
+                first_mod(mods & pairs[i][1]));
+      return false;
+    }
+  return true;
+}
+
+enum {
+  MODS_ACCESS = DR_MOD_PUBLIC | DR_MOD_PRIVATE | DR_MOD_PROTECTED,
+  MODS_CLASS_FIELD = MODS_ACCESS | DR_MOD_STATIC | DR_MOD_FINAL | DR_MOD_VOLATILE | DR_MOD_TRANSIENT,
+  MODS_IFACE_FIELD = DR_MOD_PUBLIC | DR_MOD_STATIC | DR_MOD_FINAL,
+  MODS_CLASS_METHOD = MODS_ACCESS | DR_MOD_ABSTRACT | DR_MOD_STATIC | DR_MOD_FINAL | DR_MOD_SYNCHRONIZED |
+                      DR_MOD_NATIVE | DR_MOD_STRICTFP,
+  /* default, static and private ones pass here: DL rejects them by name */
+  MODS_IFACE_METHOD = DR_MOD_PUBLIC | DR_MOD_PRIVATE | DR_MOD_ABSTRACT | DR_MOD_DEFAULT | DR_MOD_STATIC |
+                      DR_MOD_STRICTFP,
+  MODS_CTOR = MODS_ACCESS,
+  MODS_TOP_CLASS = DR_MOD_PUBLIC | DR_MOD_ABSTRACT | DR_MOD_FINAL | DR_MOD_STRICTFP,
+  MODS_MEMBER_CLASS = MODS_TOP_CLASS | DR_MOD_PRIVATE | DR_MOD_PROTECTED | DR_MOD_STATIC,
+};
+
 static void declare_method(DrChecker *c, DrClassSym *k, DrMember *mem, int *mcap) {
   DrClassDecl *d = k->decl;
   bool ctor = mem->kind == M_CTOR;
   unsigned mods = mem->mods;
+  check_mods(c, mem->pos, mods, ctor ? MODS_CTOR : d->is_interface ? MODS_IFACE_METHOD : MODS_CLASS_METHOD);
+  /* DL does not check the use of checked exceptions, but a throws clause
+   * still has to name Throwables */
+  for (int i = 0; i < mem->nthrows; i++) {
+    DrType *t = chk_resolve_tref(c, &mem->throws[i]);
+    if (!chk_is_err(t) && (t->kind != TY_CLASS || !c->c_throwable || !chk_subclass(t->cls, c->c_throwable)))
+      chk_error(c, mem->throws[i].pos, "incompatible types: %s cannot be converted to Throwable", chk_type_str(c, t));
+  }
   if (d->is_interface) {
     if (ctor) {
       chk_error(c, mem->pos, "interfaces cannot have constructors");
@@ -342,6 +412,8 @@ static void declare_members(DrChecker *c, DrClassSym *k) {
         base = &c->T->t_error;
       }
       unsigned mods = mem->mods;
+      check_mods(c, mem->ndecls > 0 ? mem->decls[0].pos : mem->pos, mods,
+                 d->is_interface ? MODS_IFACE_FIELD : MODS_CLASS_FIELD);
       if (d->is_interface) mods |= DR_MOD_PUBLIC | DR_MOD_STATIC | DR_MOD_FINAL;
       mem->field_syms = dr_arena_alloc(c->arena, sizeof(DrFieldSym *) * (size_t)(mem->ndecls + 1));
       for (int j = 0; j < mem->ndecls; j++) {
@@ -375,7 +447,10 @@ static void declare_members(DrChecker *c, DrClassSym *k) {
       declare_method(c, k, mem, &mcap);
       break;
     case M_INIT:
-      if (d->is_interface) chk_error(c, mem->pos, "initializers are not allowed in interfaces");
+      if (d->is_interface)
+        chk_error(c, mem->pos, "initializers are not allowed in interfaces");
+      else
+        check_mods(c, mem->pos, mem->mods, DR_MOD_STATIC);
       break;
     case M_CLASS: break;
     }
@@ -392,7 +467,11 @@ static void declare_members(DrChecker *c, DrClassSym *k) {
   k->clinit->params = dr_arena_alloc(c->arena, sizeof(DrType *));
   k->instance_init = &new_method(c, k, "<instinit>", 0, d->pos)->sym;
   k->instance_init->params = dr_arena_alloc(c->arena, sizeof(DrType *));
-  if ((d->mods & DR_MOD_ABSTRACT) && (d->mods & DR_MOD_FINAL))
+  if (!check_mods(c, d->pos, d->mods, d->outer ? MODS_MEMBER_CLASS : MODS_TOP_CLASS))
+    return;
+  if (d->is_interface && (d->mods & DR_MOD_FINAL))
+    chk_error(c, d->pos, "illegal combination of modifiers: interface and final");
+  else if ((d->mods & DR_MOD_ABSTRACT) && (d->mods & DR_MOD_FINAL))
     chk_error(c, d->pos, "illegal combination of modifiers: abstract and final");
 }
 

@@ -359,7 +359,8 @@ void chk_method_body(DrChecker *c, DrMethodSym *m, DrChkTrack *track) {
   }
   if (body) {
     if (body->kind == S_BLOCK)
-      check_block_stmts(c, body->stmts + first, body->nstmts - first);
+      /* an empty block has no stmts array, and NULL + 0 is undefined */
+      check_block_stmts(c, first ? body->stmts + first : body->stmts, body->nstmts - first);
     else
       chk_stmt(c, body);
     chk_flow_body(c, m, body, !m->is_ctor && m->ret->kind != TY_VOID && !chk_is_err(m->ret), false,

@@ -8,8 +8,11 @@
  *     compiler/parser_expr.c compiler/arena.c compiler/diag.c vm/common.c -lm
  *   ./fuzz_parse -max_len=4096 corpus/    (seed corpus/ with the .dl files of tests/lang)
  *
+ * Or `make fuzz`, which builds it (and fuzz_check) with the whole library.
+ *
  * Without libFuzzer, -DDR_FUZZ_MAIN builds a main() that runs the inputs
- * named on the command line (for reproducing a crash with any compiler).
+ * named on the command line, and with --mutate N also N deterministic
+ * variants of each (see fuzz_main.h; `make fuzz-smoke` runs it).
  *
  * The first input byte chooses the mode: odd = parse as the prelude too.
  * After parsing, the tree is walked and its invariants checked: pointers
@@ -255,7 +258,8 @@ static void fz_class(DrFuzzWalk *w, const DrClassDecl *d) {
   }
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+/* true when the parse reported no error */
+static bool fz_one(const uint8_t *data, size_t size) {
   bool prelude_too = size > 0 && (data[0] & 1);
   /* a private copy: the parser must never read past len, which ASan
    * checks better without a NUL after the bytes */
@@ -294,21 +298,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   dr_diag_free(&diags);
   dr_arena_free(&arena);
   free(text);
+  return w.strict;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  fz_one(data, size);
   return 0;
 }
 
 #ifdef DR_FUZZ_MAIN
-int main(int argc, char **argv) {
-  for (int i = 1; i < argc; i++) {
-    size_t len;
-    char *buf = dr_read_file(argv[i], &len);
-    if (!buf) {
-      perror(argv[i]);
-      return 2;
-    }
-    LLVMFuzzerTestOneInput((const uint8_t *)buf, len);
-    free(buf);
-  }
-  return 0;
-}
+#define FZ_NAME "fuzz_parse"
+#define FZ_CLEAN "parsed"
+#include "fuzz_main.h"
 #endif
