@@ -59,14 +59,17 @@ static const char *diag_char_start(const char *p, const char *lo) {
 static void diag_print_line(const DrSource *src, int line, int col, FILE *out) {
   if (!src || !src->text || line < 1) return;
   const char *p = src->text, *end = src->text + src->len;
-  for (int l = 1; l < line && p < end; p++)
-    if (*p == '\n') l++;
+  /* lines end at LF, CR or CRLF, as the lexer counts them (JLS 3.4) */
+  for (int l = 1; l < line && p < end; p++) {
+    if (*p == '\r' && p + 1 < end && p[1] == '\n') p++;
+    if (*p == '\n' || *p == '\r') l++;
+  }
   const char *e = p;
   while (e < end && *e != '\n' && *e != '\r') e++;
   /* the byte where the caret goes (columns count characters) */
   const char *at = p;
   for (int c = 1; at < e && c < col; at++)
-    if ((at[1] & 0xC0) != 0x80) c++;
+    if (at + 1 >= e || (at[1] & 0xC0) != 0x80) c++;
   const char *from = p, *to = e;
   if (e - p > DIAG_WINDOW) {
     if (at - p > DIAG_WINDOW / 2) from = diag_char_start(at - DIAG_WINDOW / 2, p);
