@@ -416,6 +416,9 @@ struct DrLocalSym {
   int reg;                 /* emitter: the register holding it */
 };
 
+/* A type as Java source writes it ("int[]", "Outer.Inner"); checker_types.c. */
+const char *dr_type_name(DrArena *arena, const DrType *t);
+
 /* Canonical types of a compilation (owned by the checker's context). */
 typedef struct DrTypes {
   DrType t_void, t_boolean, t_char, t_int, t_long, t_double, t_null, t_error;

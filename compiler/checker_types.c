@@ -34,7 +34,7 @@ DrType *chk_array_of(DrChecker *c, DrType *elem) {
   return elem->array_of;
 }
 
-const char *chk_type_str(DrChecker *c, const DrType *t) {
+const char *dr_type_name(DrArena *arena, const DrType *t) {
   if (!t) return "<none>";
   switch (t->kind) {
   case TY_VOID: return "void";
@@ -45,11 +45,13 @@ const char *chk_type_str(DrChecker *c, const DrType *t) {
   case TY_DOUBLE: return "double";
   case TY_NULL: return "<null>";
   case TY_CLASS: return t->cls->source_name;
-  case TY_ARRAY: return dr_arena_printf(c->arena, "%s[]", chk_type_str(c, t->elem));
+  case TY_ARRAY: return dr_arena_printf(arena, "%s[]", dr_type_name(arena, t->elem));
   case TY_ERROR: return "<any>";
   }
   return "?";
 }
+
+const char *chk_type_str(DrChecker *c, const DrType *t) { return dr_type_name(c->arena, t); }
 
 bool chk_is_prim(const DrType *t) {
   return t && (t->kind == TY_BOOLEAN || t->kind == TY_CHAR || t->kind == TY_INT || t->kind == TY_LONG ||

@@ -38,20 +38,6 @@ DrClass *em_class_rt(Em *E, DrType *t) {
   return E->c_object->rt;
 }
 
-static const char *type_name(Em *E, const DrType *t) {
-  switch (t->kind) {
-  case TY_VOID: return "void";
-  case TY_BOOLEAN: return "boolean";
-  case TY_CHAR: return "char";
-  case TY_INT: return "int";
-  case TY_LONG: return "long";
-  case TY_DOUBLE: return "double";
-  case TY_CLASS: return t->cls->source_name;
-  case TY_ARRAY: return dr_arena_printf(E->arena, "%s[]", type_name(E, t->elem));
-  default: return "?";
-  }
-}
-
 /* "name(T1,T2)": how methods are named at runtime (natives bind by it). */
 static const char *method_desc(Em *E, const DrMethodSym *ms) {
   DrBuf b = {0};
@@ -59,7 +45,7 @@ static const char *method_desc(Em *E, const DrMethodSym *ms) {
   dr_buf_append_str(&b, "(");
   for (int i = 0; i < ms->nparams; i++) {
     if (i) dr_buf_append_str(&b, ",");
-    dr_buf_append_str(&b, type_name(E, ms->params[i]));
+    dr_buf_append_str(&b, dr_type_name(E->arena, ms->params[i]));
   }
   dr_buf_append_str(&b, ")");
   char *s = dr_arena_strndup(E->arena, b.data, b.len);

@@ -228,7 +228,7 @@ static int new_object(Em *E, DrExpr *e, int dst) {
 
 /* --------------------------------------------------------------- arrays */
 
-static DrOpcode aload_op(DrKind k) {
+DrOpcode em_aload_op(DrKind k) {
   switch (k) {
   case DR_K_BOOLEAN: return DR_OP_ALOAD_Z;
   case DR_K_CHAR: return DR_OP_ALOAD_C;
@@ -352,7 +352,7 @@ static int loc_load(Em *E, Loc *L, int line) {
   default:
     r = em_temp_for(E, L->type);
     em_line(E, line);
-    em_op(E, aload_op(em_kind(L->type)), 3, r, L->obj, L->idx);
+    em_op(E, em_aload_op(em_kind(L->type)), 3, r, L->obj, L->idx);
     return r;
   }
 }
@@ -838,7 +838,7 @@ int em_expr(Em *E, DrExpr *e, int dst) {
     em_free(E, i);
     int r = result_reg(E, dst == EM_DISCARD ? EM_ANY : dst, e->type);
     em_line(E, e->pos.line);
-    em_op(E, aload_op(em_kind(e->type)), 3, r, a, i);
+    em_op(E, em_aload_op(em_kind(e->type)), 3, r, a, i);
     return finish(E, r, dst);
   }
   case E_CALL: return call(E, e, dst);

@@ -124,6 +124,8 @@ void em_cond(Em *E, DrExpr *e, bool jump_if, EmLabel *target);
 /* Calls method m: dst as em_expr, args[0..n) registers (receiver first). */
 int em_invoke(Em *E, DrOpcode op, DrMethodSym *m, int dst, const int *args, int nargs);
 void em_array_init(Em *E, DrExpr *init, int dst);
+/* The ALOAD_x instruction for elements of kind k. */
+DrOpcode em_aload_op(DrKind k);
 /* Converts src's value from type `from` to `to` (dst as em_expr). */
 int em_convert(Em *E, int src, const DrType *from, const DrType *to, int dst);
 

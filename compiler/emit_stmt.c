@@ -155,12 +155,7 @@ static void foreach(Em *E, DrStmt *s) {
   em_bind(E, &top);
   DrType *elem = s->hidden_array->type->elem;
   DrKind ek = em_kind(elem);
-  DrOpcode load = ek == DR_K_BOOLEAN ? DR_OP_ALOAD_Z
-                  : ek == DR_K_CHAR  ? DR_OP_ALOAD_C
-                  : ek == DR_K_INT   ? DR_OP_ALOAD_I
-                  : ek == DR_K_LONG  ? DR_OP_ALOAD_J
-                  : ek == DR_K_DOUBLE ? DR_OP_ALOAD_D
-                                      : DR_OP_ALOAD_A;
+  DrOpcode load = em_aload_op(ek);
   if (em_kind(var->type) == ek || ek == DR_K_REF) {
     em_op(E, load, 3, var->reg, arr, idx);
   } else {
