@@ -322,9 +322,9 @@ static void initializers(Em *E, DrClassSym *k, bool statics) {
           r = em_expr(E, init, EM_ANY);
         }
         if (statics)
-          em_op(E, DR_OP_PUTSTATIC, 3, k->rt->id, f->slot, r);
+          em_op(E, em_field_op(f, true), 3, k->rt->id, f->slot, r);
         else
-          em_op(E, DR_OP_PUTFIELD, 3, 0, f->slot, r);
+          em_op(E, em_field_op(f, true), 3, 0, f->slot, r);
         em_free(E, r);
       }
     }
@@ -369,6 +369,20 @@ static void gen_body(Em *E, DrClassSym *k, DrMethodSym *ms) {
     em_stmts(E, stmts, n);
     if (body) em_line(E, body->end_pos.line);
     em_op(E, DR_OP_RETURN_VOID, 0);
+  } else if (body && (m->flags & DR_M_SYNCHRONIZED)) {
+    /* The JVM locks a synchronized method's monitor as part of the call;
+     * drvm compiles it as a synchronized block around the body, so the
+     * acquire and every release (also by an exception) are ordinary
+     * scheduling points. */
+    int lock = em_temp(E, true);
+    if (E->is_static) em_op(E, DR_OP_CLASSLOCK, 2, lock, k->rt->id);
+    else em_mov(E, lock, 0);
+    em_sync_body(E, lock, body, decl_line(ms));
+    em_free(E, lock);
+    if (ms->ret->kind == TY_VOID) {
+      if (body->kind == S_BLOCK) em_line(E, body->end_pos.line);
+      em_op(E, DR_OP_RETURN_VOID, 0);
+    }
   } else if (body) {
     em_stmt(E, body);
     if (ms->ret->kind == TY_VOID) {

@@ -228,6 +228,16 @@ static int new_object(Em *E, DrExpr *e, int dst) {
 
 /* --------------------------------------------------------------- arrays */
 
+DrOpcode em_field_op(const DrFieldSym *f, bool write) {
+  bool is_static = (f->mods & DR_MOD_STATIC) || (f->owner->flags & DR_CLS_SYM_INTERFACE);
+  if (f->mods & DR_MOD_VOLATILE) {
+    if (is_static) return write ? DR_OP_PUTSTATIC_V : DR_OP_GETSTATIC_V;
+    return write ? DR_OP_PUTFIELD_V : DR_OP_GETFIELD_V;
+  }
+  if (is_static) return write ? DR_OP_PUTSTATIC : DR_OP_GETSTATIC;
+  return write ? DR_OP_PUTFIELD : DR_OP_GETFIELD;
+}
+
 DrOpcode em_aload_op(DrKind k) {
   switch (k) {
   case DR_K_BOOLEAN: return DR_OP_ALOAD_Z;
@@ -342,12 +352,12 @@ static int loc_load(Em *E, Loc *L, int line) {
   case E_STATIC_FIELD:
     r = em_temp_for(E, L->type);
     em_line(E, line);
-    em_op(E, DR_OP_GETSTATIC, 3, r, L->field->owner->rt->id, L->field->slot);
+    em_op(E, em_field_op(L->field, false), 3, r, L->field->owner->rt->id, L->field->slot);
     return r;
   case E_FIELD:
     r = em_temp_for(E, L->type);
     em_line(E, line);
-    em_op(E, DR_OP_GETFIELD, 3, r, L->obj, L->field->slot);
+    em_op(E, em_field_op(L->field, false), 3, r, L->obj, L->field->slot);
     return r;
   default:
     r = em_temp_for(E, L->type);
@@ -361,8 +371,8 @@ static void loc_store(Em *E, Loc *L, int v, int line) {
   em_line(E, line);
   switch (L->kind) {
   case E_LOCAL: em_mov(E, L->local->reg, v); break;
-  case E_STATIC_FIELD: em_op(E, DR_OP_PUTSTATIC, 3, L->field->owner->rt->id, L->field->slot, v); break;
-  case E_FIELD: em_op(E, DR_OP_PUTFIELD, 3, L->obj, L->field->slot, v); break;
+  case E_STATIC_FIELD: em_op(E, em_field_op(L->field, true), 3, L->field->owner->rt->id, L->field->slot, v); break;
+  case E_FIELD: em_op(E, em_field_op(L->field, true), 3, L->obj, L->field->slot, v); break;
   default: em_op(E, astore_op(em_kind(L->type)), 3, L->obj, L->idx, v); break;
   }
 }
@@ -813,13 +823,13 @@ int em_expr(Em *E, DrExpr *e, int dst) {
     em_free(E, o);
     int r = result_reg(E, dst == EM_DISCARD ? EM_ANY : dst, e->type);
     em_line(E, e->pos.line);
-    em_op(E, DR_OP_GETFIELD, 3, r, o, e->field->slot);
+    em_op(E, em_field_op(e->field, false), 3, r, o, e->field->slot);
     return finish(E, r, dst);
   }
   case E_STATIC_FIELD: {
     int r = result_reg(E, dst == EM_DISCARD ? EM_ANY : dst, e->type);
     em_line(E, e->pos.line);
-    em_op(E, DR_OP_GETSTATIC, 3, r, e->field->owner->rt->id, e->field->slot);
+    em_op(E, em_field_op(e->field, false), 3, r, e->field->owner->rt->id, e->field->slot);
     return finish(E, r, dst);
   }
   case E_ARRAY_LENGTH: {

@@ -119,6 +119,13 @@ enum { EM_ANY = -1, EM_DISCARD = -2 };
  * may be a local's own register; EM_DISCARD: for effect only).  Returns
  * the register holding the value (or -1 when discarded/void). */
 int em_expr(Em *E, DrExpr *e, int dst);
+/* The opcode reading or writing field f: volatile fields have their own
+ * (synchronizing) instructions. */
+DrOpcode em_field_op(const DrFieldSym *f, bool write);
+/* Body wrapped in a monitor on the object in register lock: enter, the
+ * body with MONITOREXIT on every path out, and a handler that releases
+ * and rethrows (synchronized statements and methods). */
+void em_sync_body(Em *E, int lock, DrStmt *body, int line);
 /* Jumps to target if e evaluates to jump_if, else falls through. */
 void em_cond(Em *E, DrExpr *e, bool jump_if, EmLabel *target);
 /* Calls method m: dst as em_expr, args[0..n) registers (receiver first). */

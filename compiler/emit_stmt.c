@@ -293,12 +293,17 @@ static void switch_stmt(Em *E, DrStmt *s) {
 static void sync_stmt(Em *E, DrStmt *s) {
   int lock = em_temp(E, true);
   em_expr(E, s->expr, lock);
-  em_line(E, s->pos.line);
+  em_sync_body(E, lock, s->body, s->pos.line);
+  em_free(E, lock);
+}
+
+void em_sync_body(Em *E, int lock, DrStmt *body, int line) {
+  em_line(E, line);
   em_op(E, DR_OP_MONITORENTER, 1, lock);
   uint32_t start = (uint32_t)em_here(E);
   int ci = push_ctx(E, CTX_SYNC);
   E->ctx[ci].lock_reg = lock;
-  em_stmt(E, s->body);
+  em_stmt(E, body);
   EmLabel end;
   em_label_init(&end);
   uint32_t gs = (uint32_t)em_here(E);
@@ -318,7 +323,6 @@ static void sync_stmt(Em *E, DrStmt *s) {
   em_label_free(&end);
   free(gaps);
   em_free(E, exc);
-  em_free(E, lock);
 }
 
 /* The finally block inlined on a path leaving try/catch code normally. */

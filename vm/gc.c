@@ -184,10 +184,16 @@ static void gc_mark_frame(DrVM *vm, const DrFrame *fr) {
 }
 
 static void gc_mark_thread(DrVM *vm, DrThread *t) {
-  for (int f = 0; f < t->nframes; f++) {
-    gc_mark_frame(vm, &t->frames[f]);
-    gc_mark(vm, t->frames[f].sync_obj);
-  }
+  for (int f = 0; f < t->nframes; f++) gc_mark_frame(vm, &t->frames[f]);
+  gc_mark(vm, t->jthread);
+  gc_mark(vm, t->monitor);
+  for (int i = 0; i < t->nheld; i++) gc_mark(vm, t->held[i].obj);
+}
+
+static void gc_free_monitor(DrMonitor *m) {
+  if (!m) return;
+  free(m->waiters);
+  free(m);
 }
 
 static void gc_trace(DrVM *vm, DrObj *o) {
@@ -209,7 +215,7 @@ void dr_gc_collect(DrVM *vm) {
   if (vm->gc_running) return;
   vm->gc_running = true;
   vm->gc_count++;
-  gc_mark_thread(vm, &vm->main_thread);
+  for (int i = 0; i < vm->nthreads; i++) gc_mark_thread(vm, vm->threads[i]);
   for (int i = 0; i < vm->nclasses; i++) {
     DrClass *c = vm->classes[i];
     for (int s = 0; s < c->nstatics; s++)
@@ -219,7 +225,6 @@ void dr_gc_collect(DrVM *vm) {
   for (int i = 0; i < vm->nstrings; i++) gc_mark(vm, vm->strings[i]);
   for (int i = 0; i < vm->nroots; i++) gc_mark(vm, vm->roots[i]);
   gc_mark(vm, vm->exception);
-  gc_mark(vm, vm->main_thread_obj);
   while (vm->ngray > 0) gc_trace(vm, vm->gray[--vm->ngray]);
 
   size_t live = 0;
@@ -232,7 +237,7 @@ void dr_gc_collect(DrVM *vm) {
       link = &o->gc_next;
     } else {
       *link = o->gc_next;
-      free(o->monitor);
+      gc_free_monitor(o->monitor);
       pool_free(vm, o, gc_object_size(o));
     }
   }
@@ -268,11 +273,7 @@ void *dr_gc_alloc(DrVM *vm, DrClass *cls, size_t size) {
     return NULL;
   }
   o->cls = cls;
-  /* Identity hashes look arbitrary, like the JVM's, but come from a
-   * counter so every run of a program sees the same ones. */
-  uint32_t h = ++vm->next_hash * 0x9E3779B1u;
-  h ^= h >> 15;
-  o->hash = h & 0x7fffffffu;
+  o->serial = ++cls->nallocated;
   o->gc_next = vm->objects;
   vm->objects = o;
   vm->bytes_allocated += size;
@@ -314,7 +315,7 @@ void dr_gc_free_all(DrVM *vm) {
   DrObj *o = vm->objects;
   while (o) {
     DrObj *n = o->gc_next;
-    free(o->monitor);
+    gc_free_monitor(o->monitor);
     if (!pool_sized(gc_object_size(o))) free(o);
     o = n;
   }

@@ -3,8 +3,22 @@
  * Hot state -- ip, the register window R and the frame -- lives in locals;
  * SAVE() writes ip back to the frame before anything that may look at the
  * frames (a call, an allocation that may collect or build a stack trace,
- * an exception), and LOAD() reads them after the frame stack changed.  A
- * green-thread switch (next issue) is one more such point.
+ * an exception, a scheduling point), and LOAD() reads them after the
+ * frame stack changed or another green thread took over.
+ *
+ * Threads switch only at scheduling points (scheduler/sched.h): before
+ * synchronization instructions (SYNC_POINT), before a synchronizing
+ * native (Thread.start, Object.wait...), at a thread's end, when its
+ * quantum of steps runs out (step_slow), and -- with the hooked dispatch
+ * -- before accesses and calls.  The chosen thread resumes at the start of
+ * its pending instruction with granted_ip set to it, so it executes it
+ * without asking again.
+ *
+ * Hooks cost nothing when unused: with listeners or extra scheduling
+ * points the dispatch table is swapped for one whose READ/WRITE/CALL/
+ * RETURN/NEWOBJ entries lead to hook_pre; the event is reported by
+ * hook_post at the next dispatch, once the instruction took effect (an
+ * exception, a re-execution or a switch drops it).
  *
  * Every instruction reads its operands relative to ip and advances ip only
  * when it completes, so an instruction that throws or waits for class
@@ -16,8 +30,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "../scheduler/sched.h"
 #include "opcodes.h"
-#include "vm.h"
 
 #if !defined(DR_NO_COMPUTED_GOTO) && defined(__GNUC__)
 #define DR_COMPUTED_GOTO 1
@@ -32,39 +46,13 @@ static DrValue *frame_top(const DrFrame *fr) {
 
 static DrFrame *push_frame(DrVM *vm, DrThread *th, DrMethod *m, DrValue *regs) {
   size_t need = (m->flags & DR_M_NATIVE) ? (size_t)m->nparams : (size_t)m->nregs;
-  if (th->nframes >= th->max_frames || regs + need > th->stack + th->stack_slots) {
-    dr_throw(vm, DR_WK_STACK_OVERFLOW, NULL);
-    return NULL;
-  }
+  if (!dr_thread_reserve(vm, th, &regs, need)) return NULL;
   DrFrame *f = &th->frames[th->nframes++];
   f->method = m;
   f->regs = regs;
   f->ip = m->code;
   f->ret_reg = 0;
-  f->sync_obj = NULL;
-  f->boundary = false;
   return f;
-}
-
-/* --- monitors (single-threaded semantics until green threads exist) --- */
-
-static bool monitor_enter(DrVM *vm, DrObj *o) {
-  if (!o) return dr_throw_npe(vm);
-  if (!o->monitor) o->monitor = dr_xcalloc(1, sizeof(DrMonitor));
-  DrMonitor *mon = o->monitor;
-  if (mon->owner && mon->owner != vm->thread)
-    dr_panic(__FILE__, __LINE__, "monitor contention needs green threads");
-  mon->owner = vm->thread;
-  mon->count++;
-  return true;
-}
-
-static bool monitor_exit(DrVM *vm, DrObj *o) {
-  if (!o) return dr_throw_npe(vm);
-  DrMonitor *mon = o->monitor;
-  if (!mon || mon->owner != vm->thread) return dr_throw(vm, DR_WK_ILLEGAL_MONITOR, "current thread is not owner");
-  if (--mon->count == 0) mon->owner = NULL;
-  return true;
 }
 
 static DrObj *class_lock(DrVM *vm, DrClass *c) {
@@ -75,9 +63,16 @@ static DrObj *class_lock(DrVM *vm, DrClass *c) {
 /* Starts initialization of cls (JLS 12.4.2) by pushing <clinit> frames for
  * it and its uninitialized superclasses, the topmost superclass on top so
  * it runs first.  The caller re-executes its instruction when they return.
- * Returns 1 if frames were pushed, 0 if the class is usable now, -1 on an
- * exception. */
+ * Returns 1 if frames were pushed, 0 if the class is usable now, 2 if
+ * another thread is initializing it (th is now BLOCKED until it is done),
+ * -1 on an exception. */
 static int class_init(DrVM *vm, DrThread *th, DrClass *cls) {
+  if (cls->init_state == DR_INIT_RUNNING && cls->init_thread && cls->init_thread != th) {
+    th->state = DR_TS_BLOCKED;
+    th->init_class = cls;
+    th->monitor = NULL;
+    return 2;
+  }
   if (cls->init_state != DR_INIT_NONE) return 0;
   int pushed = 0;
   for (DrClass *c = cls; c && c->init_state == DR_INIT_NONE; c = c->super) {
@@ -86,6 +81,7 @@ static int class_init(DrVM *vm, DrThread *th, DrClass *cls) {
       continue;
     }
     c->init_state = DR_INIT_RUNNING;
+    c->init_thread = th;
     DrMethod *m = c->clinit;
     DrFrame *top = &th->frames[th->nframes - 1];
     DrFrame *f = push_frame(vm, th, m, frame_top(top));
@@ -127,11 +123,10 @@ static int64_t d2j(double d) {
   return (int64_t)d;
 }
 
-static bool step_limit_reached(DrVM *vm) {
+static void step_limit_reached(DrVM *vm) {
   dr_flush_output(vm);
   fprintf(vm->err_file, "drvm: stopped after %llu steps (--max-steps limit)\n", (unsigned long long)vm->max_steps);
   dr_halt(vm, DR_EXIT_STEPS);
-  return false;
 }
 
 void dr_halt(DrVM *vm, int status) {
@@ -142,21 +137,86 @@ void dr_halt(DrVM *vm, int status) {
 #ifdef DR_TRACE_EXEC
 static void trace_instruction(DrVM *vm, const DrFrame *fr, const uint32_t *ip) {
   const DrMethod *m = fr->method;
-  fprintf(vm->err_file, "[%d] %s.%s %4u: %s\n", vm->thread->nframes, m->owner->name, m->name,
+  fprintf(vm->err_file, "[T%d %d] %s.%s %4u: %s\n", vm->thread->id, vm->thread->nframes, m->owner->name, m->name,
           (unsigned)(ip - m->code), dr_op_info[*ip].name);
 }
 #endif
 
-/* Runs the top frame of the current thread until the frame marked
- * `boundary` returns (true, result stored) or an exception escapes it. */
-static bool interp_run(DrVM *vm, DrValue *result) {
+static bool is_user(const DrMethod *m) { return m && !(m->owner->flags & DR_CLS_BUILTIN); }
+
+/* Before a hooked instruction, at th's saved ip: the scheduling point if
+ * the scheduler asked for this kind of event, and the event to report
+ * once it has taken effect (*post).  Only the program's own code is
+ * observed: the built-in library is uninstrumented, as the JDK is for
+ * RoadRunner (calls between the two are reported).  Returns the thread
+ * to run: th to go on. */
+static DrThread *hook_before(DrVM *vm, DrThread *th, DrEvent *ev, bool *post) {
+  DrFrame *fr = &th->frames[th->nframes - 1];
+  const uint32_t *ip = fr->ip;
+  unsigned fl = dr_op_info[*ip].flags;
+  bool granted = th->granted_ip == ip;
+  th->granted_ip = NULL;
+  *post = false;
+  dr_sched_pending(vm, th, ev);
+  bool user = is_user(fr->method);
+  if (ev->kind == DR_EV_CALL) user = user || is_user(ev->callee);
+  else if (ev->kind == DR_EV_RETURN) user = user || (th->nframes > 1 && is_user(th->frames[th->nframes - 2].method));
+  else if (ev->kind != DR_EV_READ && ev->kind != DR_EV_WRITE && ev->kind != DR_EV_NEW) return th; /* sync: its own point */
+  if (!user) return th;
+  unsigned cat = (fl & (DR_OPF_READ | DR_OPF_WRITE)) ? DR_SP_ACCESS : (fl & (DR_OPF_CALL | DR_OPF_RETURN)) ? DR_SP_CALL : 0;
+  if (!granted && (vm->sched_points & cat)) {
+    DrThread *next = dr_sched_point(vm, DR_PICK_EVENT);
+    if (next != th) return next;
+  }
+  if (!vm->listeners) return th;
+  if (ev->kind == DR_EV_CALL && ev->callee && (ev->callee->flags & DR_M_NATIVE)) {
+    dr_emit_event(vm, ev); /* a native call returns within the instruction */
+    ev->kind = DR_EV_RETURN;
+    ev->method = ev->callee;
+  }
+  *post = true;
+  return th;
+}
+
+static void emit_unwind(DrVM *vm, DrThread *th, DrFrame *fr) {
+  if (!vm->listeners || !(is_user(fr->method) || (th->nframes > 1 && is_user(th->frames[th->nframes - 2].method))))
+    return;
+  DrEvent ev;
+  dr_event_at(&ev, DR_EV_RETURN, th);
+  ev.callee = fr->method;
+  ev.arg = 1;
+  dr_emit_event(vm, &ev);
+}
+
+static void emit_access(DrVM *vm, DrThread *th, DrEventKind kind, DrObj *o, DrClass *c, int32_t field, bool is_static) {
+  if (!is_user(th->frames[th->nframes - 1].method)) return;
+  DrEvent ev;
+  dr_event_at(&ev, kind, th);
+  ev.obj = o;
+  ev.cls = o ? o->cls : c;
+  ev.field = field;
+  ev.is_static = is_static;
+  dr_emit_event(vm, &ev);
+}
+
+static uint64_t step_limit_of(const DrVM *vm) {
+  uint64_t lim = vm->max_steps ? vm->max_steps : UINT64_MAX;
+  return vm->preempt_at < lim ? vm->preempt_at : lim;
+}
+
+/* Runs every thread until all have ended or the VM halts. */
+static void interp_run(DrVM *vm) {
   DrThread *th = vm->thread;
+  DrThread *next;
   DrFrame *fr;
   DrValue *R;
   uint32_t *ip;
   DrMethod *callee;
-  DrValue *const stack_end = th->stack + th->stack_slots;
-  uint64_t step_limit = vm->max_steps ? vm->max_steps : UINT64_MAX;
+  uint64_t step_limit = step_limit_of(vm);
+  DrEvent hev;                 /* the hooked instruction's event */
+  const uint32_t *hook_ip = NULL;
+  DrValue *hook_R = NULL;
+  bool hook_post_wanted;
 
 #define LOAD() (fr = &th->frames[th->nframes - 1], R = fr->regs, ip = fr->ip)
 #define SAVE() (fr->ip = ip)
@@ -171,9 +231,38 @@ static bool interp_run(DrVM *vm, DrValue *result) {
     (void)(call);                                                             \
     goto handle_exception;                                                    \
   } while (0)
-#define STEP()                                                                \
+/* Counts a step at an instruction boundary (ip at an instruction start):
+ * the step limit and the end of the quantum are one comparison. */
+#define STEP_HERE()                                                           \
   do {                                                                        \
-    if (DR_UNLIKELY(++vm->steps > step_limit)) THROW_WITH(step_limit_reached(vm)); \
+    if (DR_UNLIKELY(++vm->steps > step_limit)) goto step_slow;                \
+  } while (0)
+/* A synchronization instruction's scheduling point. */
+#define SYNC_POINT()                                                          \
+  do {                                                                        \
+    SAVE();                                                                   \
+    if (th->granted_ip != ip) {                                               \
+      next = dr_sched_point(vm, DR_PICK_EVENT);                               \
+      if (next != th) goto switch_to;                                         \
+    }                                                                         \
+    th->granted_ip = NULL;                                                    \
+  } while (0)
+#define ENSURE_INIT(c, quick)                                                 \
+  do {                                                                        \
+    if (DR_UNLIKELY((c)->init_state != DR_INIT_DONE)) {                       \
+      SAVE();                                                                 \
+      int r_ = class_init(vm, th, (c));                                       \
+      if (r_ < 0) goto handle_exception;                                      \
+      if (r_ == 1) {                                                          \
+        LOAD();                                                               \
+        REDISPATCH();                                                         \
+      }                                                                       \
+      if (r_ == 2) {                                                          \
+        next = dr_sched_point(vm, DR_PICK_BLOCKED);                           \
+        goto switch_to;                                                       \
+      }                                                                       \
+      if ((c)->init_state == DR_INIT_DONE && (quick) >= 0) ip[0] = (uint32_t)(quick); \
+    }                                                                         \
   } while (0)
 
 #ifdef DR_TRACE_EXEC
@@ -188,26 +277,50 @@ static bool interp_run(DrVM *vm, DrValue *result) {
       DR_OPCODES(DR_OP_LABEL)
 #undef DR_OP_LABEL
   };
+  const void *hooked[DR_OP__COUNT], *posted[DR_OP__COUNT];
+  for (int i = 0; i < DR_OP__COUNT; i++) {
+    unsigned f = dr_op_info[i].flags;
+    hooked[i] = ((f & DR_OPF_HOOKED) && !(f & DR_OPF_SYNC)) ? &&hook_pre : labels[i];
+    posted[i] = &&hook_post;
+  }
+  const void *const *base = vm->hooks ? hooked : labels;
+  const void *const *disp = base;
 #define CASE(op) L_##op:
 #define DISPATCH()                                                            \
   do {                                                                        \
     TRACE();                                                                  \
-    goto *labels[*ip];                                                        \
+    goto *disp[*ip];                                                          \
   } while (0)
+#define RUN_OP() goto *labels[*ip]
+#define SET_POST() (disp = posted)
+#define CLEAR_POST() (disp = base)
+#else
+  bool post_pending = false;
+#define CASE(op) case DR_OP_##op:
+#define DISPATCH() goto dispatch
+#define RUN_OP() goto run_op
+#define SET_POST() (post_pending = true)
+#define CLEAR_POST() (post_pending = false)
+#endif
 #define NEXT(n)                                                               \
   do {                                                                        \
     ip += (n);                                                                \
     DISPATCH();                                                               \
   } while (0)
-#else
-#define CASE(op) case DR_OP_##op:
-#define DISPATCH() goto dispatch
-#define NEXT(n)                                                               \
+/* Re-executes the instruction at ip (after class initialization...):
+ * a hooked event waiting to be reported did not happen. */
+#define REDISPATCH()                                                          \
   do {                                                                        \
-    ip += (n);                                                                \
-    goto dispatch;                                                            \
+    CLEAR_POST();                                                             \
+    DISPATCH();                                                               \
   } while (0)
-#endif
+#define BRANCH(offset)                                                        \
+  do {                                                                        \
+    int32_t off_ = (int32_t)(offset);                                         \
+    ip += off_;                                                               \
+    if (off_ < 0) STEP_HERE();                                                \
+    DISPATCH();                                                               \
+  } while (0)
 
 #define A1 ip[1]
 #define A2 ip[2]
@@ -237,11 +350,7 @@ static bool interp_run(DrVM *vm, DrValue *result) {
   }
 #define JCMP(name, field, op)                                                 \
   CASE(name) {                                                                \
-    if (R[A1].field op R[A2].field) {                                         \
-      int32_t off = (int32_t)A3;                                              \
-      if (off < 0) STEP();                                                    \
-      NEXT(off);                                                              \
-    }                                                                         \
+    if (R[A1].field op R[A2].field) BRANCH(A3);                               \
     NEXT(4);                                                                  \
   }
 #define ALOAD(name, T, field)                                                 \
@@ -271,6 +380,12 @@ static bool interp_run(DrVM *vm, DrValue *result) {
 #else
 dispatch:
   TRACE();
+  if (DR_UNLIKELY(vm->hooks)) {
+    if (post_pending) goto hook_post;
+    unsigned f_ = dr_op_info[*ip].flags;
+    if ((f_ & DR_OPF_HOOKED) && !(f_ & DR_OPF_SYNC)) goto hook_pre;
+  }
+run_op:
   switch ((DrOpcode)*ip) {
 #endif
 
@@ -431,25 +546,13 @@ dispatch:
     NEXT(3);
   }
 
-  CASE(JMP) {
-    int32_t off = (int32_t)A1;
-    if (off < 0) STEP();
-    NEXT(off);
-  }
+  CASE(JMP) BRANCH(A1);
   CASE(JZ) {
-    if (R[A1].i == 0) {
-      int32_t off = (int32_t)A2;
-      if (off < 0) STEP();
-      NEXT(off);
-    }
+    if (R[A1].i == 0) BRANCH(A2);
     NEXT(3);
   }
   CASE(JNZ) {
-    if (R[A1].i != 0) {
-      int32_t off = (int32_t)A2;
-      if (off < 0) STEP();
-      NEXT(off);
-    }
+    if (R[A1].i != 0) BRANCH(A2);
     NEXT(3);
   }
   JCMP(JEQ_I, i, ==)
@@ -461,19 +564,11 @@ dispatch:
   JCMP(JEQ_A, ref, ==)
   JCMP(JNE_A, ref, !=)
   CASE(JNULL) {
-    if (R[A1].ref == NULL) {
-      int32_t off = (int32_t)A2;
-      if (off < 0) STEP();
-      NEXT(off);
-    }
+    if (R[A1].ref == NULL) BRANCH(A2);
     NEXT(3);
   }
   CASE(JNONNULL) {
-    if (R[A1].ref != NULL) {
-      int32_t off = (int32_t)A2;
-      if (off < 0) STEP();
-      NEXT(off);
-    }
+    if (R[A1].ref != NULL) BRANCH(A2);
     NEXT(3);
   }
   CASE(LOOKUPSWITCH) {
@@ -494,22 +589,12 @@ dispatch:
       else
         hi = mid;
     }
-    if (off < 0) STEP();
-    NEXT(off);
+    BRANCH(off);
   }
 
   CASE(NEW) {
     DrClass *c = vm->classes[A2];
-    if (DR_UNLIKELY(c->init_state != DR_INIT_DONE)) {
-      SAVE();
-      int r = class_init(vm, th, c);
-      if (r < 0) goto handle_exception;
-      if (r > 0) {
-        LOAD();
-        DISPATCH();
-      }
-      if (c->init_state == DR_INIT_DONE) ip[0] = DR_OP_NEW_Q;
-    }
+    ENSURE_INIT(c, DR_OP_NEW_Q);
     goto do_new;
   }
   CASE(NEW_Q) {
@@ -535,16 +620,7 @@ dispatch:
   }
   CASE(GETSTATIC) {
     DrClass *c = vm->classes[A2];
-    if (DR_UNLIKELY(c->init_state != DR_INIT_DONE)) {
-      SAVE();
-      int r = class_init(vm, th, c);
-      if (r < 0) goto handle_exception;
-      if (r > 0) {
-        LOAD();
-        DISPATCH();
-      }
-      if (c->init_state == DR_INIT_DONE) ip[0] = DR_OP_GETSTATIC_Q;
-    }
+    ENSURE_INIT(c, DR_OP_GETSTATIC_Q);
     R[A1] = c->statics[A3];
     NEXT(4);
   }
@@ -554,22 +630,54 @@ dispatch:
   }
   CASE(PUTSTATIC) {
     DrClass *c = vm->classes[A1];
-    if (DR_UNLIKELY(c->init_state != DR_INIT_DONE)) {
-      SAVE();
-      int r = class_init(vm, th, c);
-      if (r < 0) goto handle_exception;
-      if (r > 0) {
-        LOAD();
-        DISPATCH();
-      }
-      if (c->init_state == DR_INIT_DONE) ip[0] = DR_OP_PUTSTATIC_Q;
-    }
+    ENSURE_INIT(c, DR_OP_PUTSTATIC_Q);
     c->statics[A2] = R[A3];
     NEXT(4);
   }
   CASE(PUTSTATIC_Q) {
     vm->classes[A1]->statics[A2] = R[A3];
     NEXT(4);
+  }
+  CASE(GETFIELD_V) {
+    DrInstance *o = (DrInstance *)R[A2].ref;
+    if (DR_UNLIKELY(!o)) THROW_WITH(dr_throw_npe(vm));
+    SYNC_POINT();
+    int32_t slot = (int32_t)A3;
+    R[A1] = o->fields[slot];
+    if (DR_UNLIKELY(vm->listeners)) emit_access(vm, th, DR_EV_VREAD, &o->hdr, NULL, slot, false);
+    NEXT(4);
+  }
+  CASE(PUTFIELD_V) {
+    DrInstance *o = (DrInstance *)R[A1].ref;
+    if (DR_UNLIKELY(!o)) THROW_WITH(dr_throw_npe(vm));
+    SYNC_POINT();
+    o->fields[A2] = R[A3];
+    if (DR_UNLIKELY(vm->listeners)) emit_access(vm, th, DR_EV_VWRITE, &o->hdr, NULL, (int32_t)A2, false);
+    NEXT(4);
+  }
+  CASE(GETSTATIC_V) {
+    DrClass *c = vm->classes[A2];
+    ENSURE_INIT(c, -1);
+    SYNC_POINT();
+    int32_t slot = (int32_t)A3;
+    R[A1] = c->statics[slot];
+    if (DR_UNLIKELY(vm->listeners)) emit_access(vm, th, DR_EV_VREAD, NULL, c, slot, true);
+    NEXT(4);
+  }
+  CASE(PUTSTATIC_V) {
+    DrClass *c = vm->classes[A1];
+    ENSURE_INIT(c, -1);
+    SYNC_POINT();
+    c->statics[A2] = R[A3];
+    if (DR_UNLIKELY(vm->listeners)) emit_access(vm, th, DR_EV_VWRITE, NULL, c, (int32_t)A2, true);
+    NEXT(4);
+  }
+  CASE(CLASSLOCK) {
+    SAVE();
+    DrObj *lock = class_lock(vm, vm->classes[A2]);
+    if (!lock) goto handle_exception;
+    R[A1].ref = lock;
+    NEXT(3);
   }
   CASE(INSTANCEOF) {
     DrObj *o = R[A2].ref;
@@ -638,16 +746,7 @@ dispatch:
   CASE(INVOKESTATIC) {
     callee = vm->methods[A2];
     DrClass *c = callee->owner;
-    if (DR_UNLIKELY(c->init_state != DR_INIT_DONE)) {
-      SAVE();
-      int r = class_init(vm, th, c);
-      if (r < 0) goto handle_exception;
-      if (r > 0) {
-        LOAD();
-        DISPATCH();
-      }
-      if (c->init_state == DR_INIT_DONE) ip[0] = DR_OP_INVOKESTATIC_Q;
-    }
+    ENSURE_INIT(c, DR_OP_INVOKESTATIC_Q);
     goto do_invoke;
   }
   CASE(INVOKESTATIC_Q) {
@@ -679,42 +778,58 @@ dispatch:
   do_invoke:;
     uint32_t argc = ip[3];
     const uint32_t *argv = ip + 4;
-    DrValue *nr = R + fr->method->nregs;
     SAVE();
-    STEP();
     if (callee->flags & DR_M_NATIVE) {
       if (DR_UNLIKELY(!callee->native))
         THROW_WITH(dr_throw(vm, DR_WK_UNSUPPORTED, "native method %s.%s is not bound to a C function",
                             callee->owner->name, callee->desc));
-      if (DR_UNLIKELY(th->nframes >= th->max_frames || nr + argc > stack_end))
-        THROW_WITH(dr_throw(vm, DR_WK_STACK_OVERFLOW, NULL));
+      if (DR_UNLIKELY(callee->sync_event >= 0)) SYNC_POINT();
+      DrValue *nr = R + fr->method->nregs;
+      if (DR_UNLIKELY(th->nframes >= th->frames_cap || nr + argc > th->stack + th->stack_slots)) {
+        if (!dr_thread_reserve(vm, th, &nr, argc)) goto handle_exception;
+        LOAD();
+      }
       for (uint32_t i = 0; i < argc; i++) nr[i] = R[argv[i]];
-      DrFrame *nf = push_frame(vm, th, callee, nr);
+      DrFrame *nf = &th->frames[th->nframes++];
+      nf->method = callee;
       nf->ip = NULL;
+      nf->regs = nr;
+      nf->ret_reg = 0;
       DrValue ret;
       ret.j = 0;
       bool ok = callee->native(vm, nr, &ret);
       th->nframes--;
-      if (!ok) goto handle_exception;
+      if (!ok) {
+        if (vm->blocked) {
+          vm->blocked = false;
+          next = dr_sched_point(vm, DR_PICK_BLOCKED);
+          goto switch_to;
+        }
+        goto handle_exception;
+      }
       if (callee->ret_kind != DR_K_VOID) R[A1] = ret;
-      NEXT(4 + argc);
+      ip += 4 + argc;
+      STEP_HERE();
+      DISPATCH();
     }
     if (DR_UNLIKELY(callee->flags & DR_M_ABSTRACT))
       THROW_WITH(dr_throw(vm, DR_WK_UNSUPPORTED, "abstract method %s.%s called", callee->owner->name, callee->desc));
-    if (DR_UNLIKELY(th->nframes >= th->max_frames || nr + callee->nregs > stack_end))
-      THROW_WITH(dr_throw(vm, DR_WK_STACK_OVERFLOW, NULL));
+    DrValue *nr = R + fr->method->nregs;
+    if (DR_UNLIKELY(th->nframes >= th->frames_cap || nr + callee->nregs > th->stack + th->stack_slots)) {
+      if (!dr_thread_reserve(vm, th, &nr, (size_t)callee->nregs)) goto handle_exception;
+      LOAD();
+    }
     for (uint32_t i = 0; i < argc; i++) nr[i] = R[argv[i]];
     memset(nr + argc, 0, sizeof(DrValue) * (size_t)(callee->nregs - (int)argc));
     uint32_t dst = A1;
-    fr = push_frame(vm, th, callee, nr);
+    fr = &th->frames[th->nframes++];
+    fr->method = callee;
+    fr->regs = nr;
+    fr->ip = callee->code;
     fr->ret_reg = dst;
     R = nr;
     ip = callee->code;
-    if (callee->flags & DR_M_SYNCHRONIZED) {
-      DrObj *lock = (callee->flags & DR_M_STATIC) ? class_lock(vm, callee->owner) : R[0].ref;
-      if (!lock || !monitor_enter(vm, lock)) THROW();
-      fr->sync_obj = lock;
-    }
+    STEP_HERE();
     DISPATCH();
   }
 
@@ -725,19 +840,20 @@ dispatch:
     goto do_return;
   CASE(RETURN_VOID)
     rv.j = 0;
-  do_return:
-    if (fr->sync_obj && !monitor_exit(vm, fr->sync_obj)) THROW();
+  do_return:;
     DrMethod *m = fr->method;
-    if (m->flags & DR_M_CLINIT) m->owner->init_state = DR_INIT_DONE;
-    if (fr->boundary) {
-      th->nframes--;
-      if (result) *result = rv;
-      return true;
+    if (DR_UNLIKELY(th->nframes == 1)) {
+      SYNC_POINT(); /* the thread's END event */
+      goto thread_over;
+    }
+    if (m->flags & DR_M_CLINIT) {
+      m->owner->init_state = DR_INIT_DONE;
+      m->owner->init_thread = NULL;
     }
     uint32_t rr = fr->ret_reg;
     th->nframes--;
     LOAD();
-    if (m->flags & DR_M_CLINIT) DISPATCH(); /* re-execute what waited for it */
+    if (m->flags & DR_M_CLINIT) REDISPATCH(); /* re-execute what waited for it */
     if (m->ret_kind != DR_K_VOID) R[rr] = rv;
     NEXT(4 + ip[3]);
   }
@@ -749,13 +865,27 @@ dispatch:
     THROW();
   }
   CASE(MONITORENTER) {
+    DrObj *o = R[A1].ref;
+    if (DR_UNLIKELY(!o)) THROW_WITH(dr_throw_npe(vm));
     SAVE();
-    if (!monitor_enter(vm, R[A1].ref)) goto handle_exception;
+    DrMonitor *mon = o->monitor;
+    if (th->granted_ip != ip || (mon && mon->owner && mon->owner != th)) {
+      if (mon && mon->owner && mon->owner != th) {
+        th->state = DR_TS_BLOCKED;
+        th->monitor = o;
+      }
+      next = dr_sched_point(vm, DR_PICK_EVENT);
+      if (next != th) goto switch_to;
+    }
+    th->granted_ip = NULL;
+    dr_monitor_enter(vm, th, o);
     NEXT(2);
   }
   CASE(MONITOREXIT) {
-    SAVE();
-    if (!monitor_exit(vm, R[A1].ref)) goto handle_exception;
+    DrObj *o = R[A1].ref;
+    if (DR_UNLIKELY(!o)) THROW_WITH(dr_throw_npe(vm));
+    SYNC_POINT();
+    if (!dr_monitor_exit(vm, th, o)) goto handle_exception;
     NEXT(2);
   }
   CASE(STRCAT) {
@@ -776,12 +906,89 @@ dispatch:
   }
 #endif
 
+hook_pre:
+  /* before a READ/WRITE/CALL/RETURN/NEWOBJ instruction, hooks on */
+  SAVE();
+  next = hook_before(vm, th, &hev, &hook_post_wanted);
+  if (next != th) goto switch_to;
+  if (hook_post_wanted) {
+    hook_ip = ip;
+    hook_R = R;
+    SET_POST();
+  }
+  RUN_OP();
+
+hook_post:
+  /* the hooked instruction took effect: report it */
+  CLEAR_POST();
+  SAVE();
+  if (hev.kind == DR_EV_NEW) {
+    hev.obj = hook_R[hook_ip[1]].ref;
+    hev.cls = hev.obj ? hev.obj->cls : hev.cls;
+  }
+  dr_emit_event(vm, &hev);
+  DISPATCH();
+
+step_slow:
+  /* ip is at an instruction start: the step limit, or the quantum's end */
+  SAVE();
+  if (vm->max_steps && vm->steps > vm->max_steps) {
+    step_limit_reached(vm);
+    goto run_over;
+  }
+  next = dr_sched_point(vm, DR_PICK_PREEMPT);
+  if (next == th) {
+    uint64_t q = vm->sched->quantum ? vm->sched->quantum(vm->sched, vm, th) : 0;
+    vm->preempt_at = q ? vm->steps + q : UINT64_MAX;
+    step_limit = step_limit_of(vm);
+    th->granted_ip = ip;
+    REDISPATCH();
+  }
+  goto switch_to;
+
+switch_to:
+  /* next executes its pending event; NULL: the run is over */
+  if (!next) goto run_over;
+  if (next != th && th->state == DR_TS_RUNNABLE) {
+    /* Suspended before a monitorenter: it is an acquisition pending,
+     * enabled only while the monitor is free (dr_sched_is_enabled). */
+    const DrFrame *top = &th->frames[th->nframes - 1];
+    if (top->ip && top->ip[0] == DR_OP_MONITORENTER && top->regs[top->ip[1]].ref) {
+      th->state = DR_TS_BLOCKED;
+      th->monitor = top->regs[top->ip[1]].ref;
+    }
+  }
+  vm->thread = th = next;
+  {
+    uint64_t q = vm->sched->quantum ? vm->sched->quantum(vm->sched, vm, th) : 0;
+    vm->preempt_at = q ? vm->steps + q : UINT64_MAX;
+    step_limit = step_limit_of(vm);
+  }
+  LOAD();
+  th->granted_ip = ip;
+  REDISPATCH();
+
+thread_over:
+  /* th's first frame returned: the thread ends */
+  if (vm->listeners) {
+    DrEvent ev;
+    dr_event_at(&ev, DR_EV_RETURN, th);
+    ev.callee = th->frames[0].method;
+    if (is_user(ev.callee)) dr_emit_event(vm, &ev);
+  }
+  th->nframes = 0;
+  dr_thread_end(vm, th);
+  next = dr_sched_point(vm, DR_PICK_BLOCKED);
+  goto switch_to;
+
 handle_exception:
   /* fr->ip of the top frame points at the instruction that raised. */
+  CLEAR_POST();
   for (;;) {
+    if (vm->halting) goto run_over;
     fr = &th->frames[th->nframes - 1];
     DrMethod *m = fr->method;
-    if (!vm->halting && vm->exception && !(m->flags & DR_M_NATIVE)) {
+    if (vm->exception && !(m->flags & DR_M_NATIVE)) {
       uint32_t pc = (uint32_t)(fr->ip - m->code);
       for (int i = 0; i < m->nhandlers; i++) {
         const DrHandler *h = &m->handlers[i];
@@ -794,47 +1001,56 @@ handle_exception:
         }
       }
     }
-    if (fr->sync_obj && fr->sync_obj->monitor && fr->sync_obj->monitor->owner == th) {
-      if (--fr->sync_obj->monitor->count == 0) fr->sync_obj->monitor->owner = NULL;
+    if (m->flags & DR_M_CLINIT) {
+      m->owner->init_state = DR_INIT_FAILED;
+      m->owner->init_thread = NULL;
     }
-    if (m->flags & DR_M_CLINIT) m->owner->init_state = DR_INIT_FAILED;
-    bool boundary = fr->boundary;
-    th->nframes--;
-    if (boundary) return false;
+    emit_unwind(vm, th, fr);
+    if (th->nframes > 1) {
+      th->nframes--;
+      continue;
+    }
+    /* The exception escaped the thread's first frame: the JDK's default
+     * handler prints it, on the dying thread (drvm.Boot.uncaught). */
+    DrObj *e = vm->exception;
+    vm->exception = NULL;
+    if (!th->in_uncaught && e) {
+      th->in_uncaught = true;
+      th->died = true;
+      vm->uncaught++;
+      DrMethod *h = vm->uncaught_handler;
+      th->nframes = 0;
+      DrValue *regs = th->stack;
+      if (!dr_thread_reserve(vm, th, &regs, (size_t)h->nregs)) goto thread_over;
+      memset(regs, 0, sizeof(DrValue) * (size_t)h->nregs);
+      regs[0].ref = e;
+      fr = &th->frames[th->nframes++];
+      fr->method = h;
+      fr->regs = regs;
+      fr->ip = h->code;
+      fr->ret_reg = 0;
+      LOAD();
+      DISPATCH();
+    }
+    if (e) {
+      char buf[128];
+      dr_flush_output(vm);
+      fprintf(vm->err_file, "\nException: %s thrown from the UncaughtExceptionHandler in thread \"%s\"\n",
+              e->cls->name, dr_thread_name(vm, th, buf, sizeof buf));
+    }
+    th->nframes = 1;
+    goto thread_over;
   }
+
+run_over:
+  return;
 #undef LOAD
 #undef SAVE
 #undef THROW
 #undef THROW_WITH
-#undef STEP
-}
-
-bool dr_call(DrVM *vm, DrMethod *m, DrValue *args, DrValue *ret) {
-  DrThread *th = vm->thread;
-  DrValue *base = th->nframes ? frame_top(&th->frames[th->nframes - 1]) : th->stack;
-  DrFrame *f = push_frame(vm, th, m, base);
-  if (!f) return false;
-  for (int i = 0; i < m->nparams; i++) base[i] = args[i];
-  DrValue dummy;
-  if (!ret) ret = &dummy;
-  if (m->flags & DR_M_NATIVE) {
-    f->ip = NULL;
-    bool ok = m->native ? m->native(vm, base, ret)
-                        : dr_throw(vm, DR_WK_UNSUPPORTED, "native method %s.%s is not bound", m->owner->name, m->desc);
-    th->nframes--;
-    return ok;
-  }
-  memset(base + m->nparams, 0, sizeof(DrValue) * (size_t)(m->nregs - m->nparams));
-  f->boundary = true;
-  if (m->flags & DR_M_SYNCHRONIZED) {
-    DrObj *lock = (m->flags & DR_M_STATIC) ? class_lock(vm, m->owner) : base[0].ref;
-    if (!lock || !monitor_enter(vm, lock)) {
-      th->nframes--;
-      return false;
-    }
-    f->sync_obj = lock;
-  }
-  return interp_run(vm, ret);
+#undef STEP_HERE
+#undef SYNC_POINT
+#undef ENSURE_INIT
 }
 
 static DrMethod *find_method(DrVM *vm, const DrClass *c, const char *desc, bool want_static) {
@@ -845,31 +1061,14 @@ static DrMethod *find_method(DrVM *vm, const DrClass *c, const char *desc, bool 
   return NULL;
 }
 
-/* Prints an exception that escaped main the way the JDK's default handler
- * does, through drvm.Boot.uncaught (bytecode: toString may be overridden). */
-static void report_uncaught(DrVM *vm) {
-  DrObj *e = vm->exception;
-  vm->exception = NULL;
-  DrMethod *h = find_method(vm, vm->known[DR_WK_BOOT], "uncaught(Throwable)", true);
-  dr_push_root(vm, e);
-  DrValue arg;
-  arg.ref = e;
-  if (!h || !dr_call(vm, h, &arg, NULL)) {
-    if (!vm->halting) {
-      dr_flush_output(vm);
-      fprintf(vm->err_file, "Exception in thread \"main\" %s\n", e->cls->name);
-    }
-    vm->exception = NULL;
-  }
-  dr_pop_roots(vm, 1);
-}
-
 int dr_run_main(DrVM *vm, DrClass *cls, int argc, char **argv) {
   DrMethod *main = find_method(vm, cls, "main(String[])", true);
   if (!main) {
     fprintf(vm->err_file, "drvm: class %s has no method 'public static void main(String[] args)'\n", cls->name);
     return DR_EXIT_USAGE;
   }
+  DrThread *t = dr_thread_new(vm);
+  vm->thread = t;
   DrArray *args = dr_new_array(vm, dr_array_class(vm, vm->known[DR_WK_STRING]), argc);
   if (!args) return DR_EXIT_EXCEPTION;
   dr_push_root(vm, &args->hdr);
@@ -878,40 +1077,20 @@ int dr_run_main(DrVM *vm, DrClass *cls, int argc, char **argv) {
     if (!s) break;
     ((DrObj **)DR_ARRAY_DATA(args))[i] = &s->hdr;
   }
-  int status = DR_EXIT_OK;
-  /* Java initializes the main class before main runs. */
-  DrValue a;
-  a.ref = &args->hdr;
-  DrThread *th = vm->thread;
-  bool ok = true;
-  if (cls->init_state == DR_INIT_NONE) {
-    /* Run each pending <clinit>, superclasses first, through dr_call. */
-    DrClass *chain[256];
-    int n = 0;
-    for (DrClass *c = cls; c && c->init_state == DR_INIT_NONE && n < 256; c = c->super) chain[n++] = c;
-    for (int i = n - 1; i >= 0 && ok; i--) {
-      DrClass *c = chain[i];
-      if (c->init_state != DR_INIT_NONE) continue;
-      if (!c->clinit) {
-        c->init_state = DR_INIT_DONE;
-        continue;
-      }
-      c->init_state = DR_INIT_RUNNING;
-      ok = dr_call(vm, c->clinit, NULL, NULL);
-      c->init_state = ok ? DR_INIT_DONE : DR_INIT_FAILED;
-    }
-  }
-  if (ok) ok = dr_call(vm, main, &a, NULL);
-  (void)th;
-  if (!ok) {
-    if (vm->halting) {
-      status = vm->exit_status;
-    } else {
-      report_uncaught(vm);
-      status = vm->halting ? vm->exit_status : DR_EXIT_EXCEPTION;
-    }
-  }
+  DrFrame *f = push_frame(vm, t, main, t->stack);
   dr_pop_roots(vm, 1);
+  if (!f) return DR_EXIT_EXCEPTION;
+  memset(f->regs, 0, sizeof(DrValue) * (size_t)main->nregs);
+  f->regs[0].ref = &args->hdr;
+  /* Java initializes the main class before main runs: its <clinit>
+   * frames go above main's. */
+  if (class_init(vm, t, cls) < 0) vm->exception = NULL;
+  if (vm->sched->quantum) {
+    uint64_t q = vm->sched->quantum(vm->sched, vm, t);
+    vm->preempt_at = q ? q : UINT64_MAX;
+  }
+  interp_run(vm);
   dr_flush_output(vm);
-  return status;
+  if (vm->halting) return vm->exit_status;
+  return t->died ? DR_EXIT_EXCEPTION : DR_EXIT_OK;
 }

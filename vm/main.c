@@ -3,8 +3,12 @@
 #include <string.h>
 
 #include "../compiler/compile.h"
+#include "../scheduler/sched.h"
 #include "disasm.h"
-#include "vm.h"
+#include "trace.h"
+
+#include <fcntl.h>
+#include <unistd.h>
 
 static const char *const usage_text =
     "usage: drvm <command> [options] prog.dl [-- args...]\n"
@@ -19,22 +23,52 @@ static const char *const usage_text =
     "  --max-heap SIZE   heap limit, e.g. 64m or 2g (default 2g); beyond it\n"
     "                    allocation throws OutOfMemoryError\n"
     "  --max-steps N     stop a runaway program after N steps (exit status 5)\n"
+    "  --sched NAME      thread scheduler: native (default), random, rr\n"
+    "  --seed N          seed of every random choice (default: drawn)\n"
+    "  --record FILE     write the run's schedule to FILE\n"
+    "  --replay FILE     rerun the schedule recorded in FILE exactly\n"
+    "  --trace[=FILE]    print every event (access, lock, call...) to FILE or stderr\n"
+    "  --quantum N       steps between preemptions (rr; native's mean)\n"
+    "  --spurious-wakeups  let wait() return now and then without notify\n"
+    "  -v, --verbose     always print the seed (and the scheduler) at the end\n"
     "  --all             disasm: include the built-in library\n"
     "  -h, --help        show this help\n"
     "  --version         print drvm's version\n";
 
 static const char *const help_run =
-    "usage: drvm run [--max-heap SIZE] [--max-steps N] prog.dl [-- args...]\n"
+    "usage: drvm run [options] prog.dl [args...]\n"
     "\n"
     "Compiles prog.dl (DL, a subset of Java 17) and runs main(String[] args)\n"
-    "of its first class.  Arguments after -- become args.\n"
+    "of its first class, and every thread it starts, as green threads under a\n"
+    "deterministic scheduler: the same program, arguments, options and seed\n"
+    "give the same run.  Arguments after the file (or after --) become args.\n"
+    "\n"
+    "options:\n"
+    "  --sched NAME      native (default): like an OS, a thread runs a random\n"
+    "                    quantum of steps; random: a random thread at every\n"
+    "                    access, call and synchronization; rr: round-robin\n"
+    "  --seed N          seed of the scheduler and of new Random(); without it\n"
+    "                    one is drawn, and printed when the run ends with an\n"
+    "                    uncaught exception, a deadlock or a step limit\n"
+    "  --record FILE     write the schedule's decisions to FILE\n"
+    "  --replay FILE     reproduce a recorded run exactly (other scheduling\n"
+    "                    options are ignored)\n"
+    "  --trace[=FILE]    one line per event to FILE (default stderr):\n"
+    "                      T2 Thread-1  wr   Account#3.balance  bank.dl:14  Account.deposit\n"
+    "  --quantum N       steps between preemptions (rr: exactly; native: mean)\n"
+    "  --spurious-wakeups  wait() may return without notify, as Java allows\n"
+    "  --max-heap SIZE   heap limit (default 2g)\n"
+    "  --max-steps N     stop after N steps (branches and calls)\n"
+    "  -v, --verbose     always print the seed at the end\n"
     "\n"
     "exit status:\n"
     "  0   the program ended normally (or the status given to System.exit)\n"
-    "  1   an exception escaped main\n"
+    "  1   an exception escaped main (other threads' do not count, as in java)\n"
     "  2   usage error (bad command line, unreadable file)\n"
     "  3   compile error\n"
-    "  5   the --max-steps limit was reached\n";
+    "  4   deadlock: threads remain and none can run (a thread dump is printed)\n"
+    "  5   the --max-steps limit was reached\n"
+    "  6   --replay: the recording does not fit the program's run\n";
 
 static const char *const help_check =
     "usage: drvm check prog.dl\n\nCompiles prog.dl and reports every error; exit status 3 if any, else 0.\n";
@@ -42,6 +76,14 @@ static const char *const help_disasm =
     "usage: drvm disasm [--all] prog.dl\n\n"
     "Prints each method's bytecode, grouped by source line, with its registers\n"
     "(R = holds a reference, p = primitive) and exception handlers.\n";
+
+typedef struct {
+  const char *sched, *record, *replay, *trace_file;
+  uint64_t seed, quantum;
+  bool have_seed, verbose, spurious, trace;
+} RunOptions;
+
+static const char *base_name(const char *path);
 
 static int usage_error(const char *fmt, const char *arg) {
   fputs("drvm: ", stderr);
@@ -71,6 +113,97 @@ static bool parse_count(const char *s, uint64_t *out) {
   if (errno || end == s || *end || s[0] == '-' || v == 0) return false;
   *out = v;
   return true;
+}
+
+static bool parse_seed(const char *s, uint64_t *out) {
+  char *end;
+  errno = 0;
+  unsigned long long v = strtoull(s, &end, 10);
+  if (errno || end == s || *end || s[0] == '-') return false;
+  *out = v;
+  return true;
+}
+
+/* A fresh seed when none is given.  Only the command line draws one; the
+ * VM itself never reads the time or the OS's randomness. */
+static uint64_t draw_seed(void) {
+  uint64_t s = 0;
+  int fd = open("/dev/urandom", O_RDONLY);
+  if (fd >= 0) {
+    if (read(fd, &s, sizeof s) != (ssize_t)sizeof s) s = 0;
+    close(fd);
+  }
+  if (!s) s = (uint64_t)getpid() * 0x9E3779B97F4A7C15u;
+  return s % 1000000; /* short enough to retype */
+}
+
+static uint64_t fnv1a(const char *s, size_t n) {
+  uint64_t h = 0xcbf29ce484222325u;
+  for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)s[i]) * 0x100000001b3u;
+  return h;
+}
+
+/* Runs the compiled program under the chosen scheduler; returns the exit
+ * status.  The seed line goes last on stderr when the run is worth
+ * reproducing. */
+static int run_program(DrVM *vm, DrClass *main_class, int argc, char **argv, const char *path, const char *text,
+                       size_t len, const RunOptions *o) {
+  uint64_t seed = o->have_seed ? o->seed : draw_seed();
+  bool spurious = o->spurious;
+  uint64_t hash = fnv1a(text, len);
+  DrScheduler *sched;
+  if (o->replay) {
+    sched = dr_sched_replay(o->replay, base_name(path), hash, &seed, &spurious);
+    if (!sched) return DR_EXIT_USAGE;
+  } else {
+    DrSchedOptions so = {seed, o->quantum};
+    sched = dr_sched_create(o->sched, &so);
+    if (!sched) {
+      fprintf(stderr, "drvm: unknown scheduler '%s' (choose one of: %s)\n", o->sched, dr_sched_names);
+      return DR_EXIT_USAGE;
+    }
+    if (o->record) {
+      DrScheduler *rec = dr_sched_record(sched, o->record, base_name(path), hash, seed, spurious);
+      if (!rec) {
+        sched->destroy(sched);
+        return DR_EXIT_USAGE;
+      }
+      sched = rec;
+    }
+  }
+  DrListener *tracer = NULL;
+  if (o->trace) {
+    tracer = dr_tracer_new(o->trace_file);
+    if (!tracer) {
+      fprintf(stderr, "drvm: cannot write %s: %s\n", o->trace_file, strerror(errno));
+      sched->destroy(sched);
+      return DR_EXIT_USAGE;
+    }
+    dr_add_listener(vm, tracer);
+  }
+  vm->sched = sched;
+  vm->sched_points = sched->points;
+  if (sched->points) vm->hooks = true;
+  vm->seed = seed;
+  vm->spurious_wakeups = spurious;
+  int status = dr_run_main(vm, main_class, argc, argv);
+  for (DrListener *l = vm->listeners; l;) {
+    DrListener *next = l->next;
+    if (l->finish) l->finish(l, vm);
+    l = next;
+  }
+  vm->listeners = NULL;
+  if (o->replay && !dr_sched_replay_done(sched, vm)) status = DR_EXIT_REPLAY;
+  if (o->record && !o->replay && !dr_sched_record_finish(sched) && status == DR_EXIT_OK) status = DR_EXIT_USAGE;
+  sched->destroy(sched);
+  vm->sched = NULL;
+  bool worth = vm->uncaught > 0 || status == DR_EXIT_DEADLOCK || status == DR_EXIT_STEPS;
+  if (worth || o->verbose) {
+    dr_flush_output(vm);
+    fprintf(vm->err_file, "drvm: seed %llu (rerun with --seed %llu)\n", (unsigned long long)seed,
+            (unsigned long long)seed);
+  }
+  return status;
 }
 
 static const char *base_name(const char *path) {
@@ -105,8 +238,9 @@ int main(int argc, char **argv) {
   if (!is_run && !is_check && !is_disasm) return usage_error("unknown command '%s'", cmd);
 
   size_t max_heap = 0;
-  uint64_t max_steps = 0;
-  bool all = false;
+  uint64_t max_steps = 0, seed = 0, quantum = 0;
+  bool all = false, have_seed = false, verbose = false, spurious = false, trace = false;
+  const char *sched_name = "native", *record = NULL, *replay = NULL, *trace_file = NULL;
   const char *path = NULL;
   int i = 2;
   for (; i < argc; i++) {
@@ -120,6 +254,24 @@ int main(int argc, char **argv) {
       const char *v = argv[++i];
       if (!strcmp(a, "--max-heap") ? !parse_size(v, &max_heap) : !parse_count(v, &max_steps))
         return usage_error("bad value '%s'", v);
+    } else if (is_run && (!strcmp(a, "--sched") || !strcmp(a, "--seed") || !strcmp(a, "--record") ||
+                          !strcmp(a, "--replay") || !strcmp(a, "--quantum"))) {
+      if (i + 1 >= argc) return usage_error("%s needs a value", a);
+      const char *v = argv[++i];
+      if (!strcmp(a, "--sched")) sched_name = v;
+      else if (!strcmp(a, "--record")) record = v;
+      else if (!strcmp(a, "--replay")) replay = v;
+      else if (!strcmp(a, "--quantum") ? !parse_count(v, &quantum) : !parse_seed(v, &seed))
+        return usage_error("bad value '%s'", v);
+      if (!strcmp(a, "--seed")) have_seed = true;
+    } else if (is_run && (!strcmp(a, "--trace") || !strncmp(a, "--trace=", 8))) {
+      trace = true;
+      trace_file = a[7] == '=' ? a + 8 : NULL;
+      if (trace_file && !*trace_file) return usage_error("%s needs a file name", a);
+    } else if (is_run && !strcmp(a, "--spurious-wakeups")) {
+      spurious = true;
+    } else if (is_run && (!strcmp(a, "-v") || !strcmp(a, "--verbose"))) {
+      verbose = true;
     } else if (!strcmp(a, "--all") && is_disasm) {
       all = true;
     } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
@@ -170,7 +322,8 @@ int main(int argc, char **argv) {
     dr_disasm_program(&vm, all, stdout);
     status = 0;
   } else {
-    status = dr_run_main(&vm, main_class, argc - i, argv + i);
+    RunOptions ro = {sched_name, record, replay, trace_file, seed, quantum, have_seed, verbose, spurious, trace};
+    status = run_program(&vm, main_class, argc - i, argv + i, path, text, len, &ro);
   }
   dr_diag_free(&diags);
   dr_vm_free(&vm);

@@ -14,7 +14,9 @@ DrNativeFn dr_natives_find(const DrNativeEntry *table, size_t n, const char *cls
 }
 
 DrNativeFn dr_native_lookup(const char *class_name, const char *desc) {
-  DrNativeFn fn = dr_natives_lang_lookup(class_name, desc);
+  int ev;
+  DrNativeFn fn = dr_natives_thread_lookup(class_name, desc, &ev);
+  if (!fn) fn = dr_natives_lang_lookup(class_name, desc);
   if (!fn) fn = dr_natives_string_lookup(class_name, desc);
   if (!fn) fn = dr_natives_num_lookup(class_name, desc);
   return fn;

@@ -8,77 +8,7 @@
 
 static bool object_hash_code(DrVM *vm, DrValue *args, DrValue *ret) {
   (void)vm;
-  ret->i = (int32_t)args[0].ref->hash;
-  return true;
-}
-
-static bool owns_monitor(DrVM *vm, const DrObj *o) { return o->monitor && o->monitor->owner == vm->thread; }
-
-/* With one thread nobody can ever notify: waiting is a deadlock.  Green
- * threads (issue 3) replace this. */
-static bool object_wait(DrVM *vm, DrValue *args, DrValue *ret) {
-  (void)ret;
-  if (!owns_monitor(vm, args[0].ref)) return dr_throw(vm, DR_WK_ILLEGAL_MONITOR, "current thread is not owner");
-  dr_flush_output(vm);
-  fprintf(vm->err_file, "drvm: deadlock: main thread waits forever in Object.wait()\n");
-  fflush(vm->err_file);
-  dr_halt(vm, DR_EXIT_DEADLOCK);
-  return false;
-}
-
-static bool object_notify(DrVM *vm, DrValue *args, DrValue *ret) {
-  (void)ret;
-  if (!owns_monitor(vm, args[0].ref)) return dr_throw(vm, DR_WK_ILLEGAL_MONITOR, "current thread is not owner");
-  return true;
-}
-
-/* --- Thread --- */
-
-static bool thread_start(DrVM *vm, DrValue *args, DrValue *ret) {
-  (void)args;
-  (void)ret;
-  return dr_throw(vm, DR_WK_UNSUPPORTED, "Thread.start: green threads are not implemented yet (issue 3)");
-}
-
-/* No thread is ever started, so none is alive: join returns at once. */
-static bool thread_join(DrVM *vm, DrValue *args, DrValue *ret) {
-  (void)vm;
-  (void)args;
-  (void)ret;
-  return true;
-}
-
-static bool thread_current(DrVM *vm, DrValue *args, DrValue *ret) {
-  (void)args;
-  if (!vm->main_thread_obj) {
-    DrObj *t = dr_new_instance(vm, vm->known[DR_WK_THREAD]);
-    if (!t) return false;
-    vm->main_thread_obj = t; /* a root from here on */
-    DrString *name = dr_new_string_utf8(vm, "main");
-    if (!name) {
-      vm->main_thread_obj = NULL;
-      return false;
-    }
-    dr_field(t, "name")->ref = &name->hdr;
-  }
-  ret->ref = vm->main_thread_obj;
-  return true;
-}
-
-static bool thread_sleep(DrVM *vm, DrValue *args, DrValue *ret) {
-  (void)ret;
-  int64_t ms = args[0].j;
-  if (ms < 0) return dr_throw(vm, DR_WK_ILLEGAL_ARGUMENT, "timeout value is negative");
-  /* sleeping passes virtual time only; saturate instead of wrapping */
-  int64_t room = (INT64_MAX - vm->vclock_ns) / 1000000;
-  vm->vclock_ns = ms >= room ? INT64_MAX : vm->vclock_ns + ms * 1000000;
-  return true;
-}
-
-static bool thread_yield(DrVM *vm, DrValue *args, DrValue *ret) {
-  (void)vm;
-  (void)args;
-  (void)ret;
+  ret->i = dr_identity_hash(args[0].ref);
   return true;
 }
 
@@ -98,20 +28,20 @@ static bool system_exit(DrVM *vm, DrValue *args, DrValue *ret) {
 enum { DR_NS_PER_STEP = 10 };
 static const int64_t dr_epoch_ms = 1700000000000;
 
-static int64_t virtual_ns(const DrVM *vm) {
+int64_t dr_now_ns(const DrVM *vm) {
   uint64_t t = (uint64_t)vm->vclock_ns + vm->steps * DR_NS_PER_STEP;
   return t > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)t;
 }
 
 static bool system_current_time_millis(DrVM *vm, DrValue *args, DrValue *ret) {
   (void)args;
-  ret->j = dr_epoch_ms + virtual_ns(vm) / 1000000;
+  ret->j = dr_epoch_ms + dr_now_ns(vm) / 1000000;
   return true;
 }
 
 static bool system_nano_time(DrVM *vm, DrValue *args, DrValue *ret) {
   (void)args;
-  ret->j = virtual_ns(vm);
+  ret->j = dr_now_ns(vm);
   return true;
 }
 
@@ -229,14 +159,6 @@ static bool boot_random_seed(DrVM *vm, DrValue *args, DrValue *ret) {
 
 #define LANG_NATIVES(X)                                                       \
   X("java.lang.Object", "hashCode()", object_hash_code)                       \
-  X("java.lang.Object", "wait()", object_wait)                                \
-  X("java.lang.Object", "notify()", object_notify)                            \
-  X("java.lang.Object", "notifyAll()", object_notify)                         \
-  X("java.lang.Thread", "start()", thread_start)                              \
-  X("java.lang.Thread", "join()", thread_join)                                \
-  X("java.lang.Thread", "currentThread()", thread_current)                    \
-  X("java.lang.Thread", "sleep(long)", thread_sleep)                          \
-  X("java.lang.Thread", "yield()", thread_yield)                              \
   X("java.lang.System", "exit(int)", system_exit)                             \
   X("java.lang.System", "currentTimeMillis()", system_current_time_millis)    \
   X("java.lang.System", "nanoTime()", system_nano_time)                       \

@@ -40,7 +40,8 @@ struct DrMonitor;
 struct DrObj {
   DrClass *cls;
   DrObj *gc_next;          /* all-objects list, for sweeping */
-  uint32_t hash;           /* identity hash: deterministic, from a counter */
+  uint32_t serial;         /* n for the n-th object of its class (from 1): "Account#3";
+                              the identity hash is derived from it */
   uint32_t flags;
   struct DrMonitor *monitor; /* created on first synchronized use */
   void *shadow;            /* detector state; dies with the object */
@@ -120,6 +121,8 @@ struct DrClass {
   int itable_len;
   DrMethod *clinit;        /* NULL if the class has no static initializer */
   DrInitState init_state;
+  struct DrThread *init_thread; /* the thread running its initializer */
+  uint32_t nallocated;     /* objects of this class made so far (serials) */
 
   /* arrays: the element kind, and the element class for reference arrays */
   DrKind elem_kind;
@@ -194,9 +197,18 @@ struct DrMethod {
   uint32_t *gc_bits;
 
   DrNativeFn native;       /* for DR_M_NATIVE */
+  int8_t sync_event;       /* a synchronizing native (Thread.start, wait...): its DrEventKind, else -1 */
   int vtable_index;        /* -1 for static / private / constructors */
   int selector;            /* interface method selector, or -1 */
 };
+
+/* Object.hashCode's identity hash: looks arbitrary like the JVM's, yet
+ * is the same in every run (it comes from the class and serial). */
+static inline int32_t dr_identity_hash(const DrObj *o) {
+  uint32_t h = (o->serial + ((uint32_t)o->cls->id << 20)) * 0x9E3779B1u;
+  h ^= h >> 15;
+  return (int32_t)(h & 0x7fffffffu);
+}
 
 /* Source line of pc in m, or -1. */
 int dr_method_line(const DrMethod *m, uint32_t pc);

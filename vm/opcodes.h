@@ -23,8 +23,10 @@
  *      pairs sorted by key; offsets as for 'j'
  *
  * Flags say what an instruction means to the world outside the
- * interpreter: detectors subscribe to READ/WRITE/SYNC, schedulers may
- * preempt before any of them, the verifier uses BRANCH/END.
+ * interpreter: READ/WRITE/CALL/RETURN/NEWOBJ are the events of the hooked
+ * dispatch; SYNC marks synchronization (monitors, volatile accesses:
+ * READ|SYNC is a volatile read), always a scheduling point; the verifier
+ * uses BRANCH/END.
  */
 #ifndef DR_OPCODES_H
 #define DR_OPCODES_H
@@ -43,7 +45,14 @@ enum {
   DR_OPF_END = 1 << 8,     /* never falls through to the next instruction */
   DR_OPF_QUICK = 1 << 9,   /* rewritten form installed by the VM; never emitted */
   DR_OPF_INIT = 1 << 10,   /* may trigger class initialization (names a class) */
+  DR_OPF_NEWOBJ = 1 << 11, /* creates an object the program sees (a NEW event) */
 };
+
+/* Instructions the interpreter's hooked dispatch stops before when
+ * listeners are attached or the scheduler wants access/call points.
+ * Synchronization instructions (SYNC, sync natives) report their own
+ * events and are always scheduling points. */
+#define DR_OPF_HOOKED (DR_OPF_READ | DR_OPF_WRITE | DR_OPF_CALL | DR_OPF_RETURN | DR_OPF_NEWOBJ)
 
 #define DR_T DR_OPF_THROWS
 #define DR_OPCODES(X)                                                         \
@@ -134,7 +143,7 @@ enum {
   X(JNONNULL, "rj", DR_OPF_BRANCH)                                            \
   X(LOOKUPSWITCH, "rjS", DR_OPF_BRANCH | DR_OPF_END)                          \
   /* objects */                                                               \
-  X(NEW, "rc", DR_OPF_ALLOC | DR_T | DR_OPF_INIT)                             \
+  X(NEW, "rc", DR_OPF_ALLOC | DR_T | DR_OPF_INIT | DR_OPF_NEWOBJ)             \
   X(GETFIELD, "rrf", DR_OPF_READ | DR_T | DR_OPF_ALLOC)                       \
   X(PUTFIELD, "rfr", DR_OPF_WRITE | DR_T | DR_OPF_ALLOC)                      \
   X(GETSTATIC, "rcs", DR_OPF_READ | DR_OPF_INIT | DR_T | DR_OPF_ALLOC)        \
@@ -142,8 +151,8 @@ enum {
   X(INSTANCEOF, "rrc", 0)                                                     \
   X(CHECKCAST, "rc", DR_T | DR_OPF_ALLOC)                                     \
   /* arrays: NEWARRAY dst, array class, length register */                   \
-  X(NEWARRAY, "rcr", DR_OPF_ALLOC | DR_T)                                     \
-  X(MULTINEWARRAY, "rca", DR_OPF_ALLOC | DR_T)                                \
+  X(NEWARRAY, "rcr", DR_OPF_ALLOC | DR_T | DR_OPF_NEWOBJ)                     \
+  X(MULTINEWARRAY, "rca", DR_OPF_ALLOC | DR_T | DR_OPF_NEWOBJ)                \
   X(ALEN, "rr", DR_T | DR_OPF_ALLOC)                                          \
   X(ALOAD_I, "rrr", DR_OPF_READ | DR_T | DR_OPF_ALLOC)                        \
   X(ALOAD_J, "rrr", DR_OPF_READ | DR_T | DR_OPF_ALLOC)                        \
@@ -167,10 +176,17 @@ enum {
   X(THROW, "r", DR_T | DR_OPF_END | DR_OPF_ALLOC)                             \
   X(MONITORENTER, "r", DR_OPF_SYNC | DR_T | DR_OPF_ALLOC)                     \
   X(MONITOREXIT, "r", DR_OPF_SYNC | DR_T | DR_OPF_ALLOC)                      \
+  /* the lock object of a static synchronized method's class */               \
+  X(CLASSLOCK, "rc", DR_OPF_ALLOC)                                            \
+  /* volatile fields: synchronization, always scheduling points */            \
+  X(GETFIELD_V, "rrf", DR_OPF_READ | DR_OPF_SYNC | DR_T | DR_OPF_ALLOC)       \
+  X(PUTFIELD_V, "rfr", DR_OPF_WRITE | DR_OPF_SYNC | DR_T | DR_OPF_ALLOC)      \
+  X(GETSTATIC_V, "rcs", DR_OPF_READ | DR_OPF_SYNC | DR_OPF_INIT | DR_T | DR_OPF_ALLOC) \
+  X(PUTSTATIC_V, "csr", DR_OPF_WRITE | DR_OPF_SYNC | DR_OPF_INIT | DR_T | DR_OPF_ALLOC) \
   /* string concatenation of primitives and Strings (null prints "null") */  \
   X(STRCAT, "rp", DR_OPF_ALLOC | DR_T)                                        \
   /* quickened forms: the class is known to be initialized */                \
-  X(NEW_Q, "rc", DR_OPF_ALLOC | DR_T | DR_OPF_QUICK)                          \
+  X(NEW_Q, "rc", DR_OPF_ALLOC | DR_T | DR_OPF_QUICK | DR_OPF_NEWOBJ)          \
   X(GETSTATIC_Q, "rcs", DR_OPF_READ | DR_OPF_QUICK)                           \
   X(PUTSTATIC_Q, "csr", DR_OPF_WRITE | DR_OPF_QUICK)                          \
   X(INVOKESTATIC_Q, "rma", DR_OPF_CALL | DR_T | DR_OPF_ALLOC | DR_OPF_QUICK)

@@ -24,22 +24,31 @@ static bool is_creation_frame(DrVM *vm, const DrFrame *f, const DrObj *throwable
   return (m->flags & DR_M_CTOR) || strcmp(m->name, "<init>") == 0 || strcmp(m->name, "fillInStackTrace") == 0;
 }
 
-static DrString *frame_text(DrVM *vm, const DrFrame *f) {
-  const DrMethod *m = f->method;
-  DrBuf b = {0};
-  dr_buf_append_str(&b, m->owner->name);
-  dr_buf_append_str(&b, ".");
-  dr_buf_append_str(&b, m->name);
-  dr_buf_append_str(&b, "(");
-  dr_buf_append_str(&b, (m->owner->flags & DR_CLS_BUILTIN) ? "prelude.dl" : vm->source_name);
+void dr_frame_text(DrVM *vm, const DrFrame *f, DrBuf *b) {
+  dr_position_text(vm, f->method, f->ip ? (int64_t)(f->ip - f->method->code) : -1, true, b);
+}
+
+void dr_position_text(DrVM *vm, const DrMethod *m, int64_t pc, bool with_method, DrBuf *b) {
+  if (with_method) {
+    dr_buf_append_str(b, m->owner->name);
+    dr_buf_append_str(b, ".");
+    dr_buf_append_str(b, m->name);
+    dr_buf_append_str(b, "(");
+  }
+  dr_buf_append_str(b, (m->owner->flags & DR_CLS_BUILTIN) ? "prelude.dl" : vm->source_name);
   /* ip is saved at the start of the instruction that left the frame */
-  int line = f->ip ? dr_method_line(m, (uint32_t)(f->ip - m->code)) : -1;
+  int line = pc >= 0 ? dr_method_line(m, (uint32_t)pc) : -1;
   if (line >= 0) {
     char num[24];
     snprintf(num, sizeof num, ":%d", line);
-    dr_buf_append_str(&b, num);
+    dr_buf_append_str(b, num);
   }
-  dr_buf_append_str(&b, ")");
+  if (with_method) dr_buf_append_str(b, ")");
+}
+
+static DrString *frame_text(DrVM *vm, const DrFrame *f) {
+  DrBuf b = {0};
+  dr_frame_text(vm, f, &b);
   DrString *s = dr_new_string_utf8(vm, b.data);
   free(b.data);
   return s;

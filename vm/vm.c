@@ -1,22 +1,8 @@
 /* VM lifecycle and the loaded program's registries: classes, methods,
  * array classes, interned string constants, and linking. */
-#include "vm.h"
+#include "natives.h"
 
 #include <string.h>
-
-enum {
-  DR_STACK_SLOTS = 4 * 1024 * 1024, /* registers per thread (32 MiB, touched lazily) */
-  DR_MAX_FRAMES = 100000,
-};
-
-static void vm_thread_init(DrThread *t, const char *name) {
-  t->name = name;
-  t->stack_slots = DR_STACK_SLOTS;
-  t->stack = dr_xcalloc(t->stack_slots, sizeof(DrValue));
-  t->max_frames = DR_MAX_FRAMES;
-  t->frames = dr_xcalloc((size_t)t->max_frames, sizeof(DrFrame));
-  t->nframes = 0;
-}
 
 void dr_vm_init(DrVM *vm) {
   memset(vm, 0, sizeof(*vm));
@@ -25,8 +11,8 @@ void dr_vm_init(DrVM *vm) {
   vm->source_name = "prog.dl";
   vm->out_file = stdout;
   vm->err_file = stderr;
-  vm_thread_init(&vm->main_thread, "main");
-  vm->thread = &vm->main_thread;
+  vm->preempt_at = UINT64_MAX;
+  vm->next_deadline = INT64_MAX;
 }
 
 static void vm_free_method(DrMethod *m) {
@@ -72,8 +58,17 @@ void dr_vm_free(DrVM *vm) {
   free(vm->strings);
   free(vm->gray);
   free(vm->roots);
-  free(vm->main_thread.stack);
-  free(vm->main_thread.frames);
+  for (int i = 0; i < vm->nall_threads; i++) {
+    DrThread *t = vm->all_threads[i];
+    free(t->stack);
+    free(t->frames);
+    free(t->held);
+    free(t->ended_name);
+    free(t);
+  }
+  free(vm->all_threads);
+  free(vm->threads);
+  free(vm->enabled);
   free(vm->out.data);
   dr_buf16_free(&vm->scratch16);
   memset(vm, 0, sizeof(*vm));
@@ -95,6 +90,7 @@ DrMethod *dr_method_new(DrVM *vm, DrClass *owner, const char *name, const char *
   m->owner = owner;
   m->id = vm->nmethods;
   m->vtable_index = -1;
+  m->sync_event = -1;
   m->selector = -1;
   DR_PUSH(vm->methods, vm->nmethods, vm->methods_cap, m);
   return m;
@@ -221,11 +217,26 @@ bool dr_vm_link(DrVM *vm) {
   for (int i = 0; i < vm->nmethods; i++) {
     DrMethod *m = vm->methods[i];
     if (!(m->flags & DR_M_NATIVE) || !(m->owner->flags & DR_CLS_BUILTIN)) continue;
-    m->native = dr_native_lookup(m->owner->name, m->desc);
+    int ev = -1;
+    m->native = dr_natives_thread_lookup(m->owner->name, m->desc, &ev);
+    m->sync_event = (int8_t)ev;
+    if (!m->native) m->native = dr_native_lookup(m->owner->name, m->desc);
     if (!m->native) {
       fprintf(stderr, "drvm: internal error: no native for %s.%s\n", m->owner->name, m->desc);
       ok = false;
     }
+  }
+  for (int i = 0; i < vm->nmethods; i++) {
+    DrMethod *m = vm->methods[i];
+    if (m->owner == vm->known[DR_WK_THREAD] && strcmp(m->desc, "run()") == 0) vm->thread_run = m;
+    if (m->owner == vm->known[DR_WK_BOOT] && strcmp(m->desc, "uncaught(Throwable)") == 0) vm->uncaught_handler = m;
+  }
+  vm->thread_tid_slot = -1;
+  for (int i = 0; i < vm->known[DR_WK_THREAD]->nfields; i++)
+    if (strcmp(vm->known[DR_WK_THREAD]->field_names[i], "tid") == 0) vm->thread_tid_slot = i;
+  if (!vm->thread_run || !vm->uncaught_handler || vm->thread_tid_slot < 0) {
+    fprintf(stderr, "drvm: internal error: Thread.run or Boot.uncaught missing\n");
+    ok = false;
   }
   return ok;
 }

@@ -3,7 +3,9 @@
 #ifndef DR_VM_H
 #define DR_VM_H
 
-#include "object.h"
+#include "thread.h"
+
+struct DrScheduler;
 
 /* Exit statuses of `drvm run`. */
 enum {
@@ -13,6 +15,7 @@ enum {
   DR_EXIT_COMPILE = 3,
   DR_EXIT_DEADLOCK = 4,
   DR_EXIT_STEPS = 5,
+  DR_EXIT_REPLAY = 6,
   DR_EXIT_RACES = 66,
 };
 
@@ -36,6 +39,8 @@ enum {
   X(OUT_OF_MEMORY, "java.lang.OutOfMemoryError")                              \
   X(ILLEGAL_MONITOR, "java.lang.IllegalMonitorStateException")                \
   X(ILLEGAL_ARGUMENT, "java.lang.IllegalArgumentException")                   \
+  X(ILLEGAL_THREAD_STATE, "java.lang.IllegalThreadStateException")           \
+  X(INTERRUPTED, "java.lang.InterruptedException")                            \
   X(NUMBER_FORMAT, "java.lang.NumberFormatException")                         \
   X(UNSUPPORTED, "java.lang.UnsupportedOperationException")                   \
   X(ASSERTION, "java.lang.AssertionError")                                    \
@@ -47,32 +52,6 @@ typedef enum {
 #undef DR_WK_ENUM
   DR_WK__COUNT
 } DrWellKnown;
-
-typedef struct DrMonitor {
-  struct DrThread *owner;
-  int count;
-} DrMonitor;
-
-typedef struct DrFrame {
-  DrMethod *method;
-  uint32_t *ip;            /* saved ip: next instruction when not on top */
-  DrValue *regs;
-  uint32_t ret_reg;        /* caller register receiving the result */
-  DrObj *sync_obj;         /* monitor held by a synchronized method */
-  bool boundary;           /* a C caller waits for this frame (dr_call) */
-  /* ip is saved at the START of the instruction that left this frame (a
-   * call, or an instruction waiting for class initialization), so traces
-   * and handler lookup see that instruction's pc. */
-} DrFrame;
-
-typedef struct DrThread {
-  const char *name;
-  DrValue *stack;          /* register stack */
-  size_t stack_slots;
-  DrFrame *frames;
-  int nframes;
-  int max_frames;
-} DrThread;
 
 typedef struct {
   char *data;
@@ -104,7 +83,6 @@ typedef struct DrVM {
   size_t bytes_allocated;
   size_t next_gc;
   size_t max_heap;
-  uint32_t next_hash;
   DrObj **gray;
   int ngray, gray_cap;
   DrObj **roots;           /* temporary roots held by C code */
@@ -114,15 +92,34 @@ typedef struct DrVM {
 
   /* execution */
   DrThread *thread;        /* the running thread */
-  DrThread main_thread;
+  DrThread **threads;      /* live threads (not ended), in start order */
+  int nthreads, threads_cap;
+  DrThread **all_threads;  /* every thread ever started, by id */
+  int nall_threads, all_threads_cap;
+  DrThread **enabled;      /* scratch for dr_sched_enabled */
+  int enabled_cap;
   DrObj *exception;        /* pending exception while unwinding */
   uint64_t steps;          /* instructions executed, counted at branches and calls */
   uint64_t max_steps;      /* 0 = unlimited */
-  bool halting;            /* System.exit or step limit: unwind everything */
+  uint64_t preempt_at;     /* steps at which the running thread's quantum ends (UINT64_MAX: never) */
+  bool halting;            /* System.exit, deadlock, step limit: stop every thread */
   int exit_status;
-  int64_t vclock_ns;       /* virtual clock behind currentTimeMillis/nanoTime */
+  int64_t vclock_ns;       /* virtual clock behind currentTimeMillis/nanoTime/sleep */
+  int64_t next_deadline;   /* earliest deadline of a timed sleep/wait/join (INT64_MAX: none) */
+  bool blocked;            /* a native just blocked the running thread */
+  bool spurious_wakeups;   /* --spurious-wakeups */
+  int uncaught;            /* threads an exception escaped from */
 
-  DrObj *main_thread_obj;  /* Thread.currentThread() of main, made on demand (a root) */
+  /* scheduling and the event stream */
+  struct DrScheduler *sched;
+  DrListener *listeners;
+  unsigned sched_points;   /* the scheduler's DR_SP_* */
+  bool hooks;              /* listeners or extra points: the interpreter's hooked dispatch */
+  DrMethod *thread_run;    /* Thread.run(): a started thread's first frame, by vtable */
+  DrMethod *uncaught_handler; /* drvm.Boot.uncaught(Throwable) */
+  int thread_tid_slot;     /* Thread.tid: 1 + the DrThread id once started, 0 before */
+  uint64_t sched_decisions;/* scheduling points passed */
+
   DrBuf16 scratch16;       /* reused by string building (STRCAT, natives) */
 
   /* output: buffered so a run's output is written in order, once */
@@ -178,16 +175,47 @@ bool dr_throw_npe(DrVM *vm);
 /* Fills a Throwable's stack trace from the current frames (stacktrace.c):
  * skips skip_top frames, then constructors of Throwable classes. */
 bool dr_build_stack_trace(DrVM *vm, DrObj *throwable, int skip_top);
+/* "Class.method(file:line)" of a frame, appended to b. */
+void dr_frame_text(DrVM *vm, const DrFrame *f, DrBuf *b);
+/* "file:line" of pc (-1: unknown) in m, or with with_method the frame form. */
+void dr_position_text(DrVM *vm, const DrMethod *m, int64_t pc, bool with_method, DrBuf *b);
 /* Throws an already-created exception object. */
 bool dr_throw_obj(DrVM *vm, DrObj *exception);
 
 /* --- execution (interp.c) --- */
-/* Runs m with args to completion on the current thread.  Returns false if
- * an exception escaped (vm->exception) or the VM is halting. */
-bool dr_call(DrVM *vm, DrMethod *m, DrValue *args, DrValue *ret);
-/* Runs `main(String[])` of cls with args; returns the process exit status. */
+/* Runs `main(String[])` of cls with args and every thread it starts;
+ * returns the process exit status.  vm->sched must be set. */
 int dr_run_main(DrVM *vm, DrClass *cls, int argc, char **argv);
 void dr_halt(DrVM *vm, int status);
+
+/* --- threads and monitors (threads.c, sched_point.c) --- */
+DrThread *dr_thread_new(DrVM *vm);
+/* Makes room for a frame of `need` registers at regs and one more frame;
+ * false (StackOverflowError pending) beyond the limits.  Frames' regs
+ * pointers are rebased; *regs too. */
+bool dr_thread_reserve(DrVM *vm, DrThread *t, DrValue **regs, size_t need);
+void dr_thread_end(DrVM *vm, DrThread *t);
+void dr_thread_timeout(DrVM *vm, DrThread *t);
+void dr_thread_spurious_wake(DrVM *vm, DrThread *t);
+/* The current virtual time in ns. */
+int64_t dr_now_ns(const DrVM *vm);
+/* A thread's name (from its Thread object) as UTF-8 into buf. */
+const char *dr_thread_name(DrVM *vm, const DrThread *t, char *buf, size_t size);
+bool dr_monitor_enter(DrVM *vm, DrThread *t, DrObj *o); /* granted: the monitor is free or t's */
+bool dr_monitor_exit(DrVM *vm, DrThread *t, DrObj *o);  /* false: IllegalMonitorStateException */
+/* The scheduling point: the thread that executes its pending event next,
+ * or NULL when the run stops (every thread ended, deadlock, halting). */
+DrThread *dr_sched_point(DrVM *vm, int reason);
+void dr_emit_event(DrVM *vm, const DrEvent *e);
+/* Fills the position fields of e from t's innermost bytecode frame. */
+void dr_event_at(DrEvent *e, DrEventKind kind, DrThread *t);
+void dr_add_listener(DrVM *vm, DrListener *l);
+/* Prints the JDK-like thread dump and the lock cycle; sets exit status 4. */
+void dr_report_deadlock(DrVM *vm);
+/* An object's name in traces and reports: "Account#3", "int[]#2". */
+const char *dr_obj_name(const DrObj *o, char *buf, size_t size);
+/* A class's source-like name: "int[]", "Outer$Inner". */
+const char *dr_class_display_name(const DrClass *c, char *buf, size_t size);
 
 /* --- strings and output (string.c, print.c) --- */
 void dr_buf_append(DrBuf *b, const char *s, size_t n);

@@ -1,0 +1,316 @@
+/* Record and replay: a run is decided by its seed (program-visible
+ * randomness such as new Random()) and by its scheduler's decisions, so
+ * a recording is the seed plus every decision in order:
+ *
+ *   drvm-schedule 1
+ *   program bank.dl 9f3a6c01d2e4b587
+ *   seed 8731
+ *   spurious 0
+ *   points 3
+ *   decisions
+ *   P0*412 Q1873 P2 W0 P1*37 ...
+ *   end
+ *
+ * P<id> a pick (the thread id), Q<n> a quantum, W<i> the waiter notify
+ * woke, S<i> a spurious wake-up (-1: none); `*k` repeats an entry k
+ * times.  Replaying feeds the same answers back whatever scheduler made
+ * them; an answer that no longer fits (a thread that cannot run, another
+ * kind of question) is a divergence, reported with where it happened. */
+#include <ctype.h>
+#include <errno.h>
+#include <string.h>
+
+#include "sched.h"
+
+typedef struct {
+  char type;       /* P Q W S */
+  int64_t value;
+  uint64_t count;
+} Entry;
+
+typedef struct {
+  DrScheduler base;
+  DrScheduler *inner;  /* recording: the scheduler deciding */
+  FILE *out;
+  char *path;
+  Entry *log;
+  int nlog, log_cap;
+  uint64_t used;       /* replay: answers given */
+  int pos;             /* replay: current entry */
+  uint64_t pos_used;   /* replay: repeats of log[pos] used */
+} Tape;
+
+/* ---------------------------------------------------------- recording */
+
+static void tape_add(Tape *t, char type, int64_t value) {
+  if (t->nlog > 0 && t->log[t->nlog - 1].type == type && t->log[t->nlog - 1].value == value) {
+    t->log[t->nlog - 1].count++;
+    return;
+  }
+  Entry e = {type, value, 1};
+  DR_PUSH(t->log, t->nlog, t->log_cap, e);
+}
+
+static DrThread *rec_pick(DrScheduler *s, DrVM *vm, DrThread *cur, DrPickReason reason) {
+  Tape *t = (Tape *)s;
+  DrThread *r = t->inner->pick(t->inner, vm, cur, reason);
+  tape_add(t, 'P', r->id);
+  return r;
+}
+
+static int rec_pick_waiter(DrScheduler *s, DrVM *vm, DrObj *lock, DrThread *const *waiters, int n) {
+  Tape *t = (Tape *)s;
+  int r = t->inner->pick_waiter(t->inner, vm, lock, waiters, n);
+  tape_add(t, 'W', r);
+  return r;
+}
+
+static uint64_t rec_quantum(DrScheduler *s, DrVM *vm, DrThread *th) {
+  Tape *t = (Tape *)s;
+  uint64_t q = t->inner->quantum ? t->inner->quantum(t->inner, vm, th) : 0;
+  tape_add(t, 'Q', (int64_t)q);
+  return q;
+}
+
+static int rec_spurious(DrScheduler *s, DrVM *vm, DrThread *const *waiting, int n) {
+  Tape *t = (Tape *)s;
+  int r = t->inner->spurious ? t->inner->spurious(t->inner, vm, waiting, n) : -1;
+  tape_add(t, 'S', r);
+  return r;
+}
+
+static void tape_destroy(DrScheduler *s) {
+  Tape *t = (Tape *)s;
+  if (t->inner) t->inner->destroy(t->inner);
+  if (t->out) fclose(t->out);
+  free(t->log);
+  free(t->path);
+  free(t);
+}
+
+DrScheduler *dr_sched_record(DrScheduler *inner, const char *path, const char *program, uint64_t program_hash,
+                             uint64_t seed, bool spurious) {
+  FILE *f = fopen(path, "w");
+  if (!f) {
+    fprintf(stderr, "drvm: cannot write %s: %s\n", path, strerror(errno));
+    return NULL;
+  }
+  Tape *t = dr_xcalloc(1, sizeof *t);
+  t->base.name = inner->name;
+  t->base.points = inner->points;
+  t->base.pick = rec_pick;
+  t->base.pick_waiter = rec_pick_waiter;
+  t->base.quantum = rec_quantum;
+  t->base.spurious = rec_spurious;
+  t->base.destroy = tape_destroy;
+  t->inner = inner;
+  t->out = f;
+  t->path = dr_strdup(path);
+  fprintf(f, "drvm-schedule 1\nprogram %s %016llx\nseed %llu\nspurious %d\npoints %u\nscheduler %s\ndecisions\n",
+          program, (unsigned long long)program_hash, (unsigned long long)seed, spurious ? 1 : 0, inner->points,
+          inner->name);
+  return &t->base;
+}
+
+bool dr_sched_record_finish(DrScheduler *s) {
+  Tape *t = (Tape *)s;
+  int col = 0;
+  for (int i = 0; i < t->nlog; i++) {
+    char buf[64];
+    int n = t->log[i].count > 1 ? snprintf(buf, sizeof buf, "%c%lld*%llu", t->log[i].type, (long long)t->log[i].value,
+                                           (unsigned long long)t->log[i].count)
+                                : snprintf(buf, sizeof buf, "%c%lld", t->log[i].type, (long long)t->log[i].value);
+    if (col + n + 1 > 78) {
+      fputc('\n', t->out);
+      col = 0;
+    }
+    if (col) fputc(' ', t->out), col++;
+    fputs(buf, t->out);
+    col += n;
+  }
+  if (col) fputc('\n', t->out);
+  fputs("end\n", t->out);
+  bool ok = !ferror(t->out);
+  ok = fclose(t->out) == 0 && ok;
+  t->out = NULL;
+  if (!ok) fprintf(stderr, "drvm: cannot write %s\n", t->path);
+  return ok;
+}
+
+/* ------------------------------------------------------------- replay */
+
+static const char *kind_question(char type) {
+  switch (type) {
+  case 'P': return "which thread runs next";
+  case 'Q': return "how long a thread may run";
+  case 'W': return "which waiter notify wakes";
+  case 'S': return "whether a waiter wakes spuriously";
+  }
+  return "?";
+}
+
+/* Stops the run: the recording does not fit this program any more. */
+static void diverged(Tape *t, DrVM *vm, char want, const char *why) {
+  DrThread *cur = vm->thread;
+  DrEvent ev;
+  dr_sched_pending(vm, cur, &ev);
+  char name[128];
+  dr_flush_output(vm);
+  fprintf(vm->err_file, "drvm: replay of %s diverged at decision %llu (step %llu, T%d %s", t->path,
+          (unsigned long long)t->used + 1, (unsigned long long)vm->steps, cur->id,
+          dr_thread_name(vm, cur, name, sizeof name));
+  if (ev.method) {
+    int line = dr_method_line(ev.method, ev.pc);
+    fprintf(vm->err_file, " about to %s in %s.%s", dr_event_info[ev.kind].word, ev.method->owner->name,
+            ev.method->name);
+    if (line >= 0) fprintf(vm->err_file, " at line %d", line);
+  }
+  fprintf(vm->err_file, "): the run asks %s, but %s\n", kind_question(want), why);
+  dr_halt(vm, DR_EXIT_REPLAY);
+}
+
+/* The next recorded answer of type want, or false (the run is stopped). */
+static bool next_answer(Tape *t, DrVM *vm, char want, int64_t *value) {
+  if (t->pos >= t->nlog) {
+    diverged(t, vm, want, "the recording has ended");
+    return false;
+  }
+  Entry *e = &t->log[t->pos];
+  if (e->type != want) {
+    char why[96];
+    snprintf(why, sizeof why, "the recording answers %s here", kind_question(e->type));
+    diverged(t, vm, want, why);
+    return false;
+  }
+  *value = e->value;
+  t->used++;
+  if (++t->pos_used == e->count) {
+    t->pos++;
+    t->pos_used = 0;
+  }
+  return true;
+}
+
+static DrThread *rep_pick(DrScheduler *s, DrVM *vm, DrThread *cur, DrPickReason reason) {
+  (void)reason;
+  Tape *t = (Tape *)s;
+  int64_t id;
+  if (!next_answer(t, vm, 'P', &id)) return cur;
+  if (id < 0 || id >= vm->nall_threads || !dr_sched_is_enabled(vm, vm->all_threads[id])) {
+    char why[96];
+    snprintf(why, sizeof why, "the recorded thread T%lld cannot run here", (long long)id);
+    diverged(t, vm, 'P', why);
+    return cur;
+  }
+  return vm->all_threads[id];
+}
+
+static int rep_pick_waiter(DrScheduler *s, DrVM *vm, DrObj *lock, DrThread *const *waiters, int n) {
+  (void)lock;
+  (void)waiters;
+  Tape *t = (Tape *)s;
+  int64_t i;
+  if (!next_answer(t, vm, 'W', &i)) return 0;
+  if (i < 0 || i >= n) {
+    char why[96];
+    snprintf(why, sizeof why, "the recorded waiter #%lld does not exist here", (long long)i);
+    diverged(t, vm, 'W', why);
+    return 0;
+  }
+  return (int)i;
+}
+
+static uint64_t rep_quantum(DrScheduler *s, DrVM *vm, DrThread *th) {
+  (void)th;
+  Tape *t = (Tape *)s;
+  int64_t q;
+  return next_answer(t, vm, 'Q', &q) ? (uint64_t)q : 0;
+}
+
+static int rep_spurious(DrScheduler *s, DrVM *vm, DrThread *const *waiting, int n) {
+  Tape *t = (Tape *)s;
+  (void)waiting;
+  int64_t i;
+  if (!next_answer(t, vm, 'S', &i)) return -1;
+  return i < n ? (int)i : -1;
+}
+
+static bool parse_entries(Tape *t, FILE *f) {
+  int c;
+  for (;;) {
+    while ((c = fgetc(f)) != EOF && isspace(c)) {}
+    if (c == EOF) return false;
+    char word[64];
+    int n = 0;
+    while (c != EOF && !isspace(c) && n < 63) {
+      word[n++] = (char)c;
+      c = fgetc(f);
+    }
+    word[n] = 0;
+    if (strcmp(word, "end") == 0) return true;
+    if (!strchr("PQWS", word[0])) return false;
+    char *end;
+    errno = 0;
+    long long v = strtoll(word + 1, &end, 10);
+    unsigned long long k = 1;
+    if (end == word + 1 || errno) return false;
+    if (*end == '*') {
+      char *e2;
+      k = strtoull(end + 1, &e2, 10);
+      if (e2 == end + 1 || *e2 || k == 0) return false;
+    } else if (*end) {
+      return false;
+    }
+    Entry e = {word[0], v, k};
+    DR_PUSH(t->log, t->nlog, t->log_cap, e);
+  }
+}
+
+DrScheduler *dr_sched_replay(const char *path, const char *program, uint64_t program_hash, uint64_t *seed,
+                             bool *spurious) {
+  FILE *f = fopen(path, "r");
+  if (!f) {
+    fprintf(stderr, "drvm: cannot read %s: %s\n", path, strerror(errno));
+    return NULL;
+  }
+  char prog[256], sched[64];
+  unsigned long long hash, sd;
+  int sp;
+  unsigned points;
+  int ok = fscanf(f, "drvm-schedule 1 program %255s %llx seed %llu spurious %d points %u scheduler %63s decisions",
+                  prog, &hash, &sd, &sp, &points, sched);
+  Tape *t = dr_xcalloc(1, sizeof *t);
+  t->path = dr_strdup(path);
+  if (ok != 6 || !parse_entries(t, f)) {
+    fprintf(stderr, "drvm: %s is not a drvm schedule recording (drvm run --record FILE writes one)\n", path);
+    fclose(f);
+    tape_destroy(&t->base);
+    return NULL;
+  }
+  fclose(f);
+  if (strcmp(prog, program) != 0 || hash != program_hash)
+    fprintf(stderr, "drvm: warning: %s was recorded for %s %s; replaying anyway\n", path, prog,
+            strcmp(prog, program) ? "" : "before it changed");
+  t->base.name = "replay";
+  t->base.points = points;
+  t->base.pick = rep_pick;
+  t->base.pick_waiter = rep_pick_waiter;
+  t->base.quantum = rep_quantum;
+  t->base.spurious = rep_spurious;
+  t->base.destroy = tape_destroy;
+  *seed = sd;
+  *spurious = sp != 0;
+  return &t->base;
+}
+
+bool dr_sched_replay_done(DrScheduler *s, DrVM *vm) {
+  Tape *t = (Tape *)s;
+  if (vm->halting && vm->exit_status == DR_EXIT_REPLAY) return false;
+  if (t->pos < t->nlog) {
+    dr_flush_output(vm);
+    fprintf(vm->err_file, "drvm: replay of %s diverged: the run ended after %llu decisions, the recording has more\n",
+            t->path, (unsigned long long)t->used);
+    return false;
+  }
+  return true;
+}

@@ -1,0 +1,214 @@
+/* The VM side of the scheduler interface: scheduling points, enabled
+ * threads, pending events, the virtual clock's timers, and the event
+ * stream's dispatch to listeners. */
+#include <string.h>
+
+#include "../scheduler/sched.h"
+#include "opcodes.h"
+
+const DrEventInfo dr_event_info[DR_EV__COUNT] = {
+#define DR_EV_INFO(name, word, flags) {word, flags},
+    DR_EVENTS(DR_EV_INFO)
+#undef DR_EV_INFO
+};
+
+void dr_add_listener(DrVM *vm, DrListener *l) {
+  DrListener **p = &vm->listeners;
+  while (*p) p = &(*p)->next;
+  l->next = NULL;
+  *p = l;
+  vm->hooks = true;
+}
+
+void dr_emit_event(DrVM *vm, const DrEvent *e) {
+  for (DrListener *l = vm->listeners; l; l = l->next) l->event(l, vm, e);
+}
+
+void dr_event_at(DrEvent *e, DrEventKind kind, DrThread *t) {
+  memset(e, 0, sizeof *e);
+  e->kind = kind;
+  e->thread = t;
+  e->field = -1;
+  for (int i = t->nframes - 1; i >= 0; i--) {
+    const DrFrame *f = &t->frames[i];
+    if (f->method->flags & DR_M_NATIVE || !f->ip) continue;
+    e->method = f->method;
+    e->pc = (uint32_t)(f->ip - f->method->code);
+    return;
+  }
+}
+
+int dr_sched_threads(DrVM *vm, DrThread *const **out) {
+  *out = vm->threads;
+  return vm->nthreads;
+}
+
+bool dr_sched_is_enabled(const DrVM *vm, const DrThread *t) {
+  (void)vm;
+  switch (t->state) {
+  case DR_TS_RUNNABLE: return true;
+  case DR_TS_BLOCKED:
+    if (t->monitor) {
+      const DrMonitor *m = t->monitor->monitor;
+      return !m || !m->owner || m->owner == t;
+    }
+    return !t->init_class || t->init_class->init_state != DR_INIT_RUNNING;
+  default: return false;
+  }
+}
+
+int dr_sched_enabled(DrVM *vm, DrThread *const **out) {
+  if (vm->enabled_cap < vm->nthreads) {
+    vm->enabled_cap = vm->nthreads * 2;
+    vm->enabled = dr_xrealloc(vm->enabled, sizeof(DrThread *) * (size_t)vm->enabled_cap);
+  }
+  int n = 0;
+  for (int i = 0; i < vm->nthreads; i++)
+    if (dr_sched_is_enabled(vm, vm->threads[i])) vm->enabled[n++] = vm->threads[i];
+  *out = vm->enabled;
+  return n;
+}
+
+/* The method a call instruction at ip enters, dispatching on its
+ * receiver as the interpreter will; NULL if the receiver is null. */
+static DrMethod *call_target(DrVM *vm, const uint32_t *ip, const DrValue *R) {
+  DrMethod *m = vm->methods[ip[2]];
+  DrOpcode op = (DrOpcode)ip[0];
+  if (op == DR_OP_INVOKESTATIC || op == DR_OP_INVOKESTATIC_Q || op == DR_OP_INVOKESPECIAL) return m;
+  const DrObj *recv = R[ip[4]].ref;
+  if (!recv) return NULL;
+  if (op == DR_OP_INVOKEVIRTUAL) return recv->cls->vtable[m->vtable_index];
+  const DrClass *rc = recv->cls;
+  return (rc->itable && m->selector < rc->itable_len) ? rc->itable[m->selector] : NULL;
+}
+
+static void decode_access(DrVM *vm, const uint32_t *ip, const DrValue *R, DrEvent *ev) {
+  unsigned fl = dr_op_info[ip[0]].flags;
+  bool write = fl & DR_OPF_WRITE;
+  bool vol = fl & DR_OPF_SYNC;
+  ev->kind = vol ? (write ? DR_EV_VWRITE : DR_EV_VREAD) : (write ? DR_EV_WRITE : DR_EV_READ);
+  const char *f = dr_op_info[ip[0]].format;
+  if (strcmp(f, "rcs") == 0 || strcmp(f, "csr") == 0) { /* static */
+    int c = f[0] == 'r' ? 2 : 1;
+    ev->cls = vm->classes[ip[c]];
+    ev->field = (int32_t)ip[c + 1];
+    ev->is_static = true;
+  } else if (strcmp(f, "rrf") == 0 || strcmp(f, "rfr") == 0) { /* instance field */
+    ev->obj = R[f[0] == 'r' && f[1] == 'r' ? ip[2] : ip[1]].ref;
+    ev->field = (int32_t)(f[1] == 'r' ? ip[3] : ip[2]);
+  } else { /* array element: ALOAD dst, arr, idx / ASTORE arr, idx, val */
+    bool load = !write;
+    ev->obj = R[load ? ip[2] : ip[1]].ref;
+    ev->field = R[load ? ip[3] : ip[2]].i;
+  }
+  if (ev->obj) ev->cls = ev->obj->cls;
+}
+
+void dr_sched_pending(DrVM *vm, DrThread *t, DrEvent *ev) {
+  dr_event_at(ev, DR_EV_STEP, t);
+  if (t->state == DR_TS_ENDED || t->nframes == 0) {
+    ev->kind = DR_EV_END;
+    return;
+  }
+  const DrFrame *fr = &t->frames[t->nframes - 1];
+  if (!fr->ip || (fr->method->flags & DR_M_NATIVE)) return;
+  const uint32_t *ip = fr->ip;
+  const DrValue *R = fr->regs;
+  unsigned fl = dr_op_info[ip[0]].flags;
+  if (fl & (DR_OPF_READ | DR_OPF_WRITE)) {
+    decode_access(vm, ip, R, ev);
+  } else if (ip[0] == DR_OP_MONITORENTER || ip[0] == DR_OP_MONITOREXIT) {
+    ev->kind = ip[0] == DR_OP_MONITORENTER ? DR_EV_ACQUIRE : DR_EV_RELEASE;
+    ev->obj = R[ip[1]].ref;
+  } else if (fl & DR_OPF_CALL) {
+    DrMethod *callee = call_target(vm, ip, R);
+    ev->kind = DR_EV_CALL;
+    ev->callee = callee;
+    ev->obj = (callee && !(callee->flags & DR_M_STATIC)) ? R[ip[4]].ref : NULL;
+    if (callee && callee->sync_event >= 0) {
+      ev->kind = (DrEventKind)callee->sync_event;
+      if (ev->kind == DR_EV_WAIT && t->resume == DR_RESUME_WAIT) ev->kind = DR_EV_WAKE;
+      if ((ev->kind == DR_EV_FORK || ev->kind == DR_EV_JOIN || ev->kind == DR_EV_INTERRUPT) && ev->obj) {
+        int32_t tid = ((DrInstance *)ev->obj)->fields[vm->thread_tid_slot].i;
+        ev->other = tid > 0 && tid <= vm->nall_threads ? vm->all_threads[tid - 1] : NULL;
+      }
+      if (ip[3] >= 2 && callee->param_kinds[callee->nparams - 1] == DR_K_LONG) ev->arg = R[ip[4 + ip[3] - 1]].j;
+      else if (ip[3] >= 1 && (callee->flags & DR_M_STATIC) && callee->nparams == 1) ev->arg = R[ip[4]].j;
+    }
+  } else if (fl & DR_OPF_RETURN) {
+    ev->kind = t->nframes == 1 ? DR_EV_END : DR_EV_RETURN;
+    ev->callee = fr->method;
+  } else if (fl & DR_OPF_NEWOBJ) {
+    ev->kind = DR_EV_NEW;
+    ev->cls = vm->classes[ip[2]];
+  }
+  if (ev->obj && !ev->cls) ev->cls = ev->obj->cls;
+}
+
+/* Wakes the threads whose timed sleep, wait or join has run out. */
+static void wake_timers(DrVM *vm) {
+  int64_t now = dr_now_ns(vm), next = INT64_MAX;
+  for (int i = 0; i < vm->nthreads; i++) {
+    DrThread *t = vm->threads[i];
+    if (t->deadline == INT64_MAX) continue;
+    if (t->deadline <= now) dr_thread_timeout(vm, t);
+    else if (t->deadline < next) next = t->deadline;
+  }
+  vm->next_deadline = next;
+}
+
+/* Nothing can run: if a thread waits for a deadline, jump the virtual
+ * clock to the earliest one. */
+static bool advance_clock(DrVM *vm) {
+  int64_t next = INT64_MAX;
+  for (int i = 0; i < vm->nthreads; i++)
+    if (vm->threads[i]->deadline < next) next = vm->threads[i]->deadline;
+  if (next == INT64_MAX) return false;
+  int64_t now = dr_now_ns(vm);
+  if (next > now) vm->vclock_ns += next - now;
+  wake_timers(vm);
+  return true;
+}
+
+static void maybe_spurious(DrVM *vm) {
+  DrThread **waiting = NULL;
+  int n = 0, cap = 0;
+  for (int i = 0; i < vm->nthreads; i++)
+    if (vm->threads[i]->state == DR_TS_WAITING) DR_PUSH(waiting, n, cap, vm->threads[i]);
+  if (n > 0) {
+    int k = vm->sched->spurious(vm->sched, vm, waiting, n);
+    if (k >= 0 && k < n) dr_thread_spurious_wake(vm, waiting[k]);
+  }
+  free(waiting);
+}
+
+DrThread *dr_sched_point(DrVM *vm, int reason) {
+  DrThread *cur = vm->thread;
+  vm->sched_decisions++;
+  cur->events++;
+  for (;;) {
+    if (vm->halting) return NULL;
+    if (dr_now_ns(vm) >= vm->next_deadline) wake_timers(vm);
+    if (vm->spurious_wakeups && vm->sched->spurious) maybe_spurious(vm);
+    DrPickReason why = (DrPickReason)reason;
+    if (!dr_sched_is_enabled(vm, cur)) {
+      if (vm->nthreads == 0) return NULL;
+      DrThread *const *en;
+      if (dr_sched_enabled(vm, &en) == 0) {
+        if (advance_clock(vm)) continue;
+        dr_report_deadlock(vm);
+        return NULL;
+      }
+      why = DR_PICK_BLOCKED;
+    }
+    DrThread *t = vm->sched->pick(vm->sched, vm, cur, why);
+    if (vm->halting) return NULL;
+    if (!t || !dr_sched_is_enabled(vm, t))
+      dr_panic(__FILE__, __LINE__, "scheduler %s picked a thread that cannot run", vm->sched->name);
+    if (t->state == DR_TS_BLOCKED && !t->monitor) {
+      t->state = DR_TS_RUNNABLE; /* the class it waited for is initialized */
+      t->init_class = NULL;
+    }
+    return t;
+  }
+}

@@ -1,0 +1,90 @@
+/* Green threads and monitors: the data the interpreter, the scheduler
+ * interface and the listeners share.  All threads run on one OS thread;
+ * the VM switches only at scheduling points (scheduler/sched.h). */
+#ifndef DR_THREAD_H
+#define DR_THREAD_H
+
+#include "event.h"
+
+/* X(enum suffix, word shown in thread dumps and to schedulers) */
+#define DR_THREAD_STATES(X)                                                   \
+  X(RUNNABLE, "RUNNABLE")                                                     \
+  X(BLOCKED, "BLOCKED")      /* entering a monitor, re-entering after wait, or class init */ \
+  X(WAITING, "WAITING")      /* in Object.wait, in the monitor's wait set */  \
+  X(JOINING, "JOINING")      /* in Thread.join, the target still alive */     \
+  X(SLEEPING, "SLEEPING")                                                     \
+  X(ENDED, "TERMINATED")
+
+typedef enum {
+#define DR_TS_ENUM(name, word) DR_TS_##name,
+  DR_THREAD_STATES(DR_TS_ENUM)
+#undef DR_TS_ENUM
+  DR_TS__COUNT
+} DrThreadState;
+
+extern const char *const dr_thread_state_names[DR_TS__COUNT];
+
+typedef struct DrFrame {
+  DrMethod *method;
+  uint32_t *ip;            /* saved ip: at the START of the instruction that
+                              left this frame (a call, a wait for class
+                              initialization, a thread switch), so traces,
+                              handler lookup and re-execution see its pc */
+  DrValue *regs;
+  uint32_t ret_reg;        /* caller register receiving the result */
+} DrFrame;
+
+/* A monitor, created on an object's first synchronized use. */
+typedef struct DrMonitor {
+  struct DrThread *owner;
+  int count;               /* reentrant holds */
+  struct DrThread **waiters; /* wait set, in arrival order */
+  int nwaiters, waiters_cap;
+} DrMonitor;
+
+/* A monitor a thread holds, with the frame depth of its outermost
+ * acquisition (thread dumps print "- locked" under that frame). */
+typedef struct {
+  DrObj *obj;
+  int depth;
+} DrHeld;
+
+/* Why a blocking native is executing again when its thread is resumed. */
+typedef enum {
+  DR_RESUME_NONE,
+  DR_RESUME_WAIT,
+  DR_RESUME_JOIN,
+  DR_RESUME_SLEEP,
+} DrResume;
+
+typedef struct DrThread {
+  int id;                  /* T<id>: 0 is main, then in start order */
+  DrThreadState state;
+  DrObj *jthread;          /* its java.lang.Thread (main's is made on demand) */
+
+  DrValue *stack;          /* register stack, grown on demand */
+  size_t stack_slots;
+  DrFrame *frames;
+  int nframes, frames_cap;
+
+  /* what it waits for */
+  DrObj *monitor;          /* BLOCKED / WAITING: the monitor's object */
+  DrClass *init_class;     /* BLOCKED: another thread initializes it */
+  struct DrThread *join_target;
+  int64_t deadline;        /* virtual ns when a timed wait/sleep/join ends; INT64_MAX none */
+  int wait_count;          /* holds released by wait, retaken by its WAKE */
+  DrResume resume;
+  bool interrupted;        /* the interrupt status */
+  bool woken_by_interrupt; /* its sleep/wait/join must throw InterruptedException */
+
+  DrHeld *held;            /* monitors held, in acquisition order */
+  int nheld, held_cap;
+
+  const uint32_t *granted_ip; /* the scheduler chose this pending event: execute it without asking again */
+  char *ended_name;        /* its name when it ended (the Thread object may be gone) */
+  bool in_uncaught;        /* running drvm.Boot.uncaught for an escaped exception */
+  bool died;               /* an exception escaped its run() (or main) */
+  uint64_t events;         /* scheduling points passed: PCT-style step counts */
+} DrThread;
+
+#endif
