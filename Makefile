@@ -50,6 +50,14 @@ asan:
 	  LDFLAGS="-fsanitize=address,undefined" drvm-asan
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 python3 tests/runner.py --drvm ./drvm-asan --no-jdk
 
+# drvm with the event stream's hooks compiled out, for make bench to
+# measure what they cost when no listener is attached.
+drvm-nohooks:
+	$(MAKE) BUILD=build-nohooks OPT="$(OPT) -DDR_NO_HOOKS" build-nohooks/drvm
+
+build-nohooks/drvm: $(OBJS) $(BUILD)/vm/main.o
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
 drvm-asan: $(OBJS) $(BUILD)/vm/main.o
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 

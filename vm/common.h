@@ -7,6 +7,8 @@
  *   DR_TRACE_EXEC  print every executed instruction to stderr
  *   DR_TRACE_GC    print a line per garbage collection to stderr
  *   DR_NO_COMPUTED_GOTO  use the portable switch dispatch
+ *   DR_NO_HOOKS    compile the event stream's hooks out (to measure their
+ *                  cost when unused; --trace and access points then fail)
  */
 #ifndef DR_COMMON_H
 #define DR_COMMON_H

@@ -283,8 +283,23 @@ static void interp_run(DrVM *vm) {
     hooked[i] = ((f & DR_OPF_HOOKED) && !(f & DR_OPF_SYNC)) ? &&hook_pre : labels[i];
     posted[i] = &&hook_post;
   }
+#ifdef DR_NO_HOOKS
+  /* A build without the event stream's hooks, only to measure what they
+   * cost when unused (make bench): no listener can be attached. */
+  if (vm->hooks) dr_panic(__FILE__, __LINE__, "this drvm is built with DR_NO_HOOKS: no listeners or access points");
+  const void *const *const base = labels;
+  const void *const *const disp = labels;
+  (void)hooked;
+  (void)posted;
+  (void)base;
+#define SET_POST() ((void)0)
+#define CLEAR_POST() ((void)0)
+#else
   const void *const *base = vm->hooks ? hooked : labels;
   const void *const *disp = base;
+#define SET_POST() (disp = posted)
+#define CLEAR_POST() (disp = base)
+#endif
 #define CASE(op) L_##op:
 #define DISPATCH()                                                            \
   do {                                                                        \
@@ -292,8 +307,6 @@ static void interp_run(DrVM *vm) {
     goto *disp[*ip];                                                          \
   } while (0)
 #define RUN_OP() goto *labels[*ip]
-#define SET_POST() (disp = posted)
-#define CLEAR_POST() (disp = base)
 #else
   bool post_pending = false;
 #define CASE(op) case DR_OP_##op:
