@@ -63,7 +63,8 @@ bool dr_build_stack_trace(DrVM *vm, DrObj *throwable, int skip_top) {
   bool leading = true;
   int *shown = dr_xmalloc(sizeof(int) * DR_MAX_TRACE);
   int n = 0;
-  for (int i = th->nframes - 1; i >= 0 && n < DR_MAX_TRACE; i--) {
+  /* a throwable built outside any thread (embedding API) has no frames */
+  for (int i = th ? th->nframes - 1 : -1; i >= 0 && n < DR_MAX_TRACE; i--) {
     const DrFrame *f = &th->frames[i];
     if (f->method->flags & DR_M_NATIVE) continue;
     if (skipped < skip_top) {

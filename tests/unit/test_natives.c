@@ -7,7 +7,7 @@
 
 #include "../../compiler/compile.h"
 #include "../../vm/unicode.h"
-#include "../../vm/vm.h"
+#include "../../scheduler/sched.h"
 #include "check.h"
 
 static bool dtoa_is(double d, const char *want) {
@@ -169,7 +169,10 @@ static char *run_program(const char *text, int *status) {
     FILE *f = tmpfile();
     vm.out_file = f;
     vm.err_file = f;
+    DrSchedOptions so = {0, 0};
+    vm.sched = dr_sched_create("native", &so);
     *status = dr_run_main(&vm, c, 0, NULL);
+    vm.sched->destroy(vm.sched);
     fflush(f);
     long n = ftell(f);
     rewind(f);

@@ -4,7 +4,7 @@
 
 #include "../../compiler/compile.h"
 #include "../../vm/opcodes.h"
-#include "../../vm/vm.h"
+#include "../../scheduler/sched.h"
 #include "check.h"
 
 static DrClass *compile_text(DrVM *vm, const char *text, const char *name) {
@@ -21,7 +21,10 @@ static DrClass *compile_text(DrVM *vm, const char *text, const char *name) {
 static char *run_captured(DrVM *vm, DrClass *main, int *status) {
   FILE *f = tmpfile();
   vm->out_file = f;
+  DrSchedOptions so = {0, 0};
+  vm->sched = dr_sched_create("native", &so);
   *status = dr_run_main(vm, main, 0, NULL);
+  vm->sched->destroy(vm->sched);
   fflush(f);
   long n = ftell(f);
   rewind(f);
