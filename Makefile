@@ -43,12 +43,12 @@ unit: $(UNIT_BINS)
 	@set -e; for t in $(UNIT_BINS); do $$t; done
 
 test: drvm $(UNIT_BINS)
-	@python3 tests/runner.py --drvm ./drvm $(addprefix --unit ,$(UNIT_BINS))
+	@python3 tests/runner.py --drvm ./drvm $(addprefix --unit ,$(UNIT_BINS)) tests/lang tests/threads
 
 asan:
 	$(MAKE) BUILD=build-asan OPT="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
 	  LDFLAGS="-fsanitize=address,undefined" drvm-asan
-	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 python3 tests/runner.py --drvm ./drvm-asan --no-jdk
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 python3 tests/runner.py --drvm ./drvm-asan --no-jdk --seeds 5 tests/lang tests/threads
 
 # drvm with the event stream's hooks compiled out, for make bench to
 # measure what they cost when no listener is attached.

@@ -3,7 +3,7 @@
 
     python3 tests/runner.py [--drvm ./drvm] [--jdk | --no-jdk | --jdk-only]
                             [-j N] [--timeout S] [--filter SUBSTR] [-v]
-                            [--unit BIN ...] [paths...]
+                            [--seeds N] [--unit BIN ...] [paths...]
 
 Runs every tests/**/*.dl program (default path: tests/lang) with
 `drvm run FILE -- ARGS` and checks it against expectations written as
@@ -21,16 +21,53 @@ comments in the program itself:
   // no-jdk: REASON                do not cross-check this file with the JDK
   // drvm: OPTIONS                 options for `drvm run` (e.g. --max-steps 1000)
   // expect stderr: TEXT           some line of stderr contains TEXT
+  // expect trace: LINE            (repeatable) run once more with
+                                   `--seed 1 --trace=TMPFILE`; the trace
+                                   file's lines must be exactly these, in order
+                                   (reported as `FILE [trace]`)
+
+Thread tests.  A file with a directory called `threads` in its path is a
+thread test.  Instead of a single run it is run under each of the three
+schedulers, `drvm run --sched S --seed K FILE -- ARGS` for S in native,
+random, rr and every seed K in 1..N, and every one of those runs must meet
+the expectations above.  Each scheduler is one check, `FILE [native]`,
+`FILE [random]`, `FILE [rr]`, which fails with the first failing seed and
+the command that reproduces it.  Each run is also checked for drvm's seed
+report: a run that ends with exit status 1, 4 or 5, or with an uncaught
+exception in any thread, ends its stderr with
+`drvm: seed K (rerun with --seed K)`, and a clean run (status 0, no
+uncaught exception) prints no such line.  Two more directives:
+
+  // seeds: N                      the number of seeds (default 50; the
+                                   option --seeds N overrides it for every
+                                   file, e.g. to search more schedules)
+  // expect some seed: TEXT        at least one run of the random scheduler
+                                   (seeds 1..N) has a stdout line equal to
+                                   TEXT; each such directive may be met by a
+                                   different seed.  A file with this
+                                   directive and no `// expect:` line does not
+                                   check stdout in the other runs.
+
+Every thread test also gets a record/replay round trip, `FILE [replay]`:
+`drvm run --sched random --seed 7 --record TMP FILE`, then
+`drvm run --replay TMP FILE` must give byte-identical stdout, stderr and
+exit status.
 
 JDK cross-check (--jdk, on by default when `java` is on PATH): every test
 without `expect error`, without `no-jdk` and without `native` methods is
 also run as `java -ea COPY.java ARGS`; its stdout and exit status must be
 identical to drvm's.  That is reported as a separate check, `FILE [jdk]`.
+A thread test is cross-checked only if it has `// expect:` lines and no
+`expect some seed`; java runs it once and must meet the expectations.
 --jdk-only runs only the JDK side and checks it against the expectations
 (to validate the suite itself without drvm).
 
 --unit BIN (repeatable) also runs a C unit-test binary; it passes iff it
 exits with status 0.
+
+--timeout applies to every single drvm run (java gets three times as much).
+Checks run in parallel (-j, default: the number of CPUs); each scheduler of a
+thread test is one job, its seeds run one after another.
 
 The last line printed is `N passed, N failed`; the exit status is 0 iff
 nothing failed (2 if no test was found or the command line is bad).
@@ -41,6 +78,7 @@ import concurrent.futures
 import difflib
 import os
 import re
+import shlex
 import shutil
 import signal
 import subprocess
@@ -57,12 +95,22 @@ RE_ARGS = re.compile(r"//\s*args:(.*)$")
 RE_NOJDK = re.compile(r"//\s*no-jdk:")
 RE_DRVM_OPTS = re.compile(r"//\s*drvm:(.*)$")
 RE_STDERR = re.compile(r"//\s*expect stderr:\s?(.*?)\s*$")
-RE_DIRECTIVE = re.compile(r"//\s*(expect\b[^:]*|args|no-jdk|drvm):")
+RE_SOME_SEED = re.compile(r"//\s*expect some seed:(.*)$")
+RE_TRACE = re.compile(r"//\s*expect trace:(.*)$")
+RE_SEEDS = re.compile(r"//\s*seeds:\s*(\d+)\s*$")
+RE_DIRECTIVE = re.compile(r"//\s*(expect\b[^:]*|args|no-jdk|drvm|seeds):")
 KNOWN_DIRECTIVES = {"expect", "expect error", "expect runtime error", "expect exit", "expect stderr", "args", "no-jdk",
-                    "drvm"}
+                    "drvm", "expect some seed", "expect trace", "seeds"}
 
 EXIT_COMPILE_ERROR = 3
 EXIT_UNCAUGHT = 1
+EXIT_DEADLOCK = 4
+EXIT_STEP_LIMIT = 5
+
+SCHEDULERS = ("native", "random", "rr")
+DEFAULT_SEEDS = 50
+REPLAY_SEED = 7
+TRACE_SEED = 1
 
 
 class Test:
@@ -79,6 +127,10 @@ class Test:
         self.no_jdk = False
         self.native = False
         self.problems = []        # malformed directives
+        self.threads = "threads" in os.path.normpath(path).split(os.sep)   # a thread test
+        self.seeds = DEFAULT_SEEDS  # thread tests: seeds 1..seeds per scheduler
+        self.some_seed = []       # texts some random-scheduler run must print as a line
+        self.trace = []           # expected lines of --trace output
 
     @property
     def status(self):
@@ -91,7 +143,14 @@ class Test:
         return 0
 
     def jdk_eligible(self):
+        if self.threads and (not self.expect or self.some_seed):
+            return False
         return not self.errors and not self.no_jdk and not self.native
+
+    @property
+    def check_stdout(self):
+        """Whether every run's stdout must equal the `expect:` lines."""
+        return bool(self.expect) or not self.some_seed
 
 
 def strip_comments_and_strings(text):
@@ -139,9 +198,25 @@ def parse_test(path):
             t.drvm_opts = RE_DRVM_OPTS.search(line).group(1).split()
         elif kind == "expect stderr":
             t.stderr.append(RE_STDERR.search(line).group(1))
+        elif kind == "expect some seed":
+            s = RE_SOME_SEED.search(line).group(1)
+            t.some_seed.append(s[1:] if s.startswith(" ") else s)
+        elif kind == "expect trace":
+            s = RE_TRACE.search(line).group(1)
+            t.trace.append(s[1:] if s.startswith(" ") else s)
+        elif kind == "seeds":
+            m = RE_SEEDS.search(line)
+            if not m or int(m.group(1)) < 1:
+                t.problems.append("line %d: malformed '// seeds: N' (N >= 1)" % lineno)
+            else:
+                t.seeds = int(m.group(1))
     t.native = re.search(r"\bnative\b", strip_comments_and_strings(text)) is not None
     if t.errors and t.runtime is not None:
         t.problems.append("both 'expect error' and 'expect runtime error'")
+    if not t.threads and t.some_seed:
+        t.problems.append("'expect some seed' outside a threads directory")
+    if not t.threads and any(RE_SEEDS.search(l) for l in text.split("\n")):
+        t.problems.append("'seeds' outside a threads directory")
     return t
 
 
@@ -211,8 +286,31 @@ def tail(text, n=15):
     return "\n".join("    " + l for l in lines)
 
 
-def check_output(t, who, rc, out, err, timed_out, timeout):
-    """Checks one run against t's expectations; returns a list of failure reasons."""
+def diff_lines(expected, got, from_name, to_name, limit=60):
+    lines = list(difflib.unified_diff(expected, got, from_name, to_name, lineterm="", n=2))
+    if len(lines) > limit:
+        lines = lines[:limit] + ["... (%d more diff lines)" % (len(lines) - limit)]
+    return "\n".join("    " + l for l in lines)
+
+
+def check_seed_report(seed, rc, errtext):
+    """drvm's `drvm: seed K` line: last on stderr after a failed run, absent after a clean one."""
+    lines = errtext.rstrip("\n").split("\n")
+    want = "drvm: seed %d (rerun with --seed %d)" % (seed, seed)
+    uncaught = any(l.startswith("Exception in thread ") for l in lines)
+    if rc in (EXIT_UNCAUGHT, EXIT_DEADLOCK, EXIT_STEP_LIMIT) or uncaught:
+        if lines[-1] != want:
+            return ["the last line of stderr is not '%s'" % want]
+    elif rc == 0 and any(l.startswith("drvm: seed ") for l in lines):
+        return ["a clean run reported its seed on stderr"]
+    return []
+
+
+def check_output(t, who, rc, out, err, timed_out, timeout, check_stdout=True, seed=None):
+    """Checks one run against t's expectations; returns a list of failure reasons.
+
+    check_stdout=False skips the comparison of stdout with the `expect:` lines;
+    seed=K also checks drvm's seed report for a run with --seed K."""
     errtext = decode(err)
     if timed_out:
         return ["%s timed out after %gs" % (who, timeout) + ("\n  stderr:\n" + tail(errtext) if errtext.strip() else "")]
@@ -235,21 +333,29 @@ def check_output(t, who, rc, out, err, timed_out, timeout):
         for want in t.stderr:
             if not any(want in l for l in errtext.split("\n")):
                 reasons.append("stderr has no line containing '%s'" % want)
+    if seed is not None:
+        reasons += check_seed_report(seed, rc, errtext)
     got = stdout_lines(out)
-    if got != t.expect:
-        diff = difflib.unified_diff(t.expect, got, "expected stdout", who + " stdout", lineterm="", n=2)
-        lines = list(diff)
-        if len(lines) > 60:
-            lines = lines[:60] + ["... (%d more diff lines)" % (len(lines) - 60)]
-        reasons.append("stdout differs:\n" + "\n".join("    " + l for l in lines))
+    if check_stdout and got != t.expect:
+        reasons.append("stdout differs:\n" + diff_lines(t.expect, got, "expected stdout", who + " stdout"))
     if reasons and errtext.strip():
         reasons.append("stderr:\n" + tail(errtext))
     return reasons
 
 
+def drvm_command(t, opts, options=()):
+    return [opts.drvm, "run"] + list(options) + t.drvm_opts + [t.path, "--"] + t.args
+
+
+def shell_command(cmd, opts):
+    """cmd as one line to paste into a shell (the drvm binary as the user named it)."""
+    if cmd and cmd[0] == opts.drvm:
+        cmd = [opts.drvm_shown] + cmd[1:]
+    return " ".join(shlex.quote(c) for c in cmd)
+
+
 def run_drvm(t, opts):
-    cmd = [opts.drvm, "run"] + t.drvm_opts + [t.path, "--"] + t.args
-    rc, out, err, timed_out = run_process(cmd, opts.timeout)
+    rc, out, err, timed_out = run_process(drvm_command(t, opts), opts.timeout)
     return (rc, out, err, timed_out)
 
 
@@ -303,6 +409,128 @@ def run_test(t, opts):
     return results
 
 
+def run_scheduler(t, opts, sched):
+    """A thread test under one scheduler for seeds 1..t.seeds; one check."""
+    name = "%s [%s]" % (t.rel, sched)
+    want_some = set(t.some_seed) if sched == "random" else set()
+    seen = set()
+    outcomes = {}             # stdout -> number of seeds (for the report of a missed `expect some seed`)
+    report_seed = not ("-v" in t.drvm_opts or "--verbose" in t.drvm_opts)
+    for seed in range(1, t.seeds + 1):
+        cmd = drvm_command(t, opts, ["--sched", sched, "--seed", str(seed)])
+        rc, out, err, timed_out = run_process(cmd, opts.timeout)
+        reasons = check_output(t, "drvm", rc, out, err, timed_out, opts.timeout, check_stdout=t.check_stdout,
+                               seed=seed if report_seed else None)
+        if reasons:
+            return [(name, ["fails with seed %d (of 1..%d); rerun: %s" % (seed, t.seeds, shell_command(cmd, opts))]
+                     + reasons)]
+        if want_some:
+            lines = stdout_lines(out)
+            seen.update(want_some.intersection(lines))
+            key = "\n".join(lines[:4]) + ("\n..." if len(lines) > 4 else "")
+            outcomes[key] = outcomes.get(key, 0) + 1
+    missing = [x for x in t.some_seed if x not in seen] if want_some else []
+    if missing:
+        reasons = ["no seed in 1..%d printed the line '%s'" % (t.seeds, x) for x in missing]
+        shown = sorted(outcomes.items(), key=lambda kv: -kv[1])[:5]
+        reasons.append("stdout seen (number of seeds: output):\n" + "\n".join(
+            "    %3d: %s" % (n, text.replace("\n", "\n         ")) for text, n in shown))
+        return [(name, reasons)]
+    return [(name, [])]
+
+
+def compare_runs(a, b, a_name, b_name):
+    """Reasons why two runs (rc, out, err, timed_out) are not byte-identical."""
+    reasons = []
+    if a[0] != b[0]:
+        reasons.append("%s %s, %s %s" % (a_name, describe_status(a[0]), b_name, describe_status(b[0])))
+    for i, stream in ((1, "stdout"), (2, "stderr")):
+        if a[i] != b[i]:
+            diff = diff_lines(stdout_lines(a[i]), stdout_lines(b[i]), a_name + " " + stream, b_name + " " + stream,
+                              limit=40)
+            reasons.append("%s differs:\n%s" % (stream, diff or "    (only in the final newline or undecodable bytes)"))
+    return reasons
+
+
+def run_replay(t, opts):
+    """Record a random-scheduler run, replay it: stdout, stderr and status must be identical."""
+    name = t.rel + " [replay]"
+    fd, rec = tempfile.mkstemp(prefix="drvm-rec-", suffix=".sched")
+    os.close(fd)
+    try:
+        rcmd = drvm_command(t, opts, ["--sched", "random", "--seed", str(REPLAY_SEED), "--record", rec])
+        r = run_process(rcmd, opts.timeout)
+        how = "\n  record: %s\n  replay: %s" % (
+            shell_command(drvm_command(t, opts, ["--sched", "random", "--seed", str(REPLAY_SEED), "--record", "FILE"]),
+                          opts),
+            shell_command(drvm_command(t, opts, ["--replay", "FILE"]), opts))
+        if r[3] or r[0] is None or r[0] < 0:
+            return [(name, ["recording run " + (("timed out after %gs" % opts.timeout) if r[3] else
+                                                describe_status(r[0])) + how, "stderr:\n" + tail(decode(r[2]))])]
+        pcmd = drvm_command(t, opts, ["--replay", rec])
+        p = run_process(pcmd, opts.timeout)
+        if p[3]:
+            return [(name, ["replay timed out after %gs" % opts.timeout + how])]
+        reasons = compare_runs(r, p, "recorded", "replayed")
+        if reasons:
+            reasons[0] = "replay differs from the recorded run" + how + "\n  " + reasons[0]
+        return [(name, reasons)]
+    finally:
+        try:
+            os.unlink(rec)
+        except OSError:
+            pass
+
+
+def run_trace(t, opts):
+    """One run with --trace=FILE; the file must hold exactly the `expect trace:` lines."""
+    name = t.rel + " [trace]"
+    fd, path = tempfile.mkstemp(prefix="drvm-trace-", suffix=".txt")
+    os.close(fd)
+    try:
+        cmd = drvm_command(t, opts, ["--seed", str(TRACE_SEED), "--trace=" + path])
+        rc, out, err, timed_out = run_process(cmd, opts.timeout)
+        reasons = check_output(t, "drvm", rc, out, err, timed_out, opts.timeout, check_stdout=t.check_stdout)
+        if not timed_out and rc is not None and rc >= 0:
+            with open(path, "rb") as f:
+                got = stdout_lines(f.read())
+            if got != t.trace:
+                reasons.append("trace differs:\n" + diff_lines(t.trace, got, "expected trace", "drvm trace", limit=80))
+        if reasons:
+            reasons.insert(0, "run: " + shell_command(drvm_command(t, opts, ["--seed", str(TRACE_SEED), "--trace"]),
+                                                       opts))
+        return [(name, reasons)]
+    finally:
+        try:
+            os.unlink(path)
+        except OSError:
+            pass
+
+
+def run_java_check(t, opts):
+    """A thread test on the JDK, once: it must meet the expectations."""
+    rc, out, err, to = run_java(t, opts)
+    return [(t.rel + " [jdk]", check_output(t, "java", rc, out, err, to, opts.timeout * 3))]
+
+
+def plan(t, opts):
+    """The jobs that check test t: a list of functions that return lists of (check name, reasons)."""
+    if t.problems:
+        return [lambda: [(t.rel, ["bad test file: " + "; ".join(t.problems)])]]
+    if opts.jdk_only:
+        return [lambda: run_test(t, opts)] if t.jdk_eligible() else []
+    if not t.threads:
+        jobs = [lambda: run_test(t, opts)]
+    else:
+        jobs = [lambda s=s: run_scheduler(t, opts, s) for s in SCHEDULERS]
+        jobs.append(lambda: run_replay(t, opts))
+    if t.trace:
+        jobs.append(lambda: run_trace(t, opts))
+    if t.threads and opts.use_jdk and t.jdk_eligible():
+        jobs.append(lambda: run_java_check(t, opts))
+    return jobs
+
+
 def run_unit(path, opts):
     rc, out, err, to = run_process([path], opts.timeout)
     name = "unit: " + path
@@ -327,6 +555,8 @@ def main():
     ap.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1, help="parallel jobs")
     ap.add_argument("--timeout", type=float, default=30.0, help="seconds per drvm run (default 30)")
     ap.add_argument("--filter", default=None, help="only tests whose path contains SUBSTR")
+    ap.add_argument("--seeds", type=int, default=None, metavar="N",
+                    help="thread tests: run seeds 1..N (overrides '// seeds:')")
     ap.add_argument("--unit", action="append", default=[], metavar="BIN", help="also run a unit-test binary")
     ap.add_argument("-v", "--verbose", action="store_true", help="print passing checks too")
     opts = ap.parse_args()
@@ -338,6 +568,12 @@ def main():
     if opts.filter:
         files = [f for f in files if opts.filter in f]
     tests = [parse_test(f) for f in files]
+    if opts.seeds is not None:
+        if opts.seeds < 1:
+            print("runner: --seeds must be at least 1", file=sys.stderr)
+            return 2
+        for t in tests:
+            t.seeds = opts.seeds
     units = [] if opts.jdk_only else opts.unit
     if opts.filter:
         units = [u for u in units if opts.filter in u]
@@ -367,10 +603,16 @@ def main():
         else:
             opts.use_jdk = False
 
+    opts.drvm_shown = opts.drvm
+    if os.path.isabs(opts.drvm):
+        rel = os.path.relpath(opts.drvm)
+        if not rel.startswith(".."):
+            opts.drvm_shown = rel if os.sep in rel else os.path.join(".", rel)
+
     passed = failed = 0
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, opts.jobs)) as ex:
         futures = [ex.submit(run_unit, u, opts) for u in units]
-        futures += [ex.submit(run_test, t, opts) for t in tests]
+        futures += [ex.submit(job) for t in tests for job in plan(t, opts)]
         for fut in futures:  # in submission (sorted) order: deterministic output
             for name, reasons in fut.result():
                 if reasons:

@@ -154,14 +154,15 @@ static DrThread *hook_before(DrVM *vm, DrThread *th, DrEvent *ev, bool *post) {
   DrFrame *fr = &th->frames[th->nframes - 1];
   const uint32_t *ip = fr->ip;
   unsigned fl = dr_op_info[*ip].flags;
-  bool granted = th->granted_ip == ip;
-  th->granted_ip = NULL;
   *post = false;
   dr_sched_pending(vm, th, ev);
   bool user = is_user(fr->method);
   if (ev->kind == DR_EV_CALL) user = user || is_user(ev->callee);
   else if (ev->kind == DR_EV_RETURN) user = user || (th->nframes > 1 && is_user(th->frames[th->nframes - 2].method));
-  else if (ev->kind != DR_EV_READ && ev->kind != DR_EV_WRITE && ev->kind != DR_EV_NEW) return th; /* sync: its own point */
+  else if (ev->kind != DR_EV_READ && ev->kind != DR_EV_WRITE && ev->kind != DR_EV_NEW)
+    return th; /* a sync native or a thread's end: its own point consumes the grant */
+  bool granted = th->granted_ip == ip;
+  th->granted_ip = NULL;
   if (!user) return th;
   unsigned cat = (fl & (DR_OPF_READ | DR_OPF_WRITE)) ? DR_SP_ACCESS : (fl & (DR_OPF_CALL | DR_OPF_RETURN)) ? DR_SP_CALL : 0;
   if (!granted && (vm->sched_points & cat)) {
@@ -172,10 +173,29 @@ static DrThread *hook_before(DrVM *vm, DrThread *th, DrEvent *ev, bool *post) {
   if (ev->kind == DR_EV_CALL && ev->callee && (ev->callee->flags & DR_M_NATIVE)) {
     dr_emit_event(vm, ev); /* a native call returns within the instruction */
     ev->kind = DR_EV_RETURN;
-    ev->method = ev->callee;
   }
   *post = true;
   return th;
+}
+
+/* Reports a hooked instruction's event once it took effect: a new
+ * object is known only then. */
+static void emit_post(DrVM *vm, DrEvent *ev, const uint32_t *ip, const DrValue *R) {
+  if (ev->kind == DR_EV_NEW) {
+    ev->obj = R[ip[1]].ref;
+    ev->cls = ev->obj ? ev->obj->cls : ev->cls;
+  }
+  dr_emit_event(vm, ev);
+}
+
+/* The monitor a suspended thread's pending instruction needs: a
+ * monitorenter's, or at its end its own Thread object's (see RETURN). */
+static DrObj *pending_lock(const DrThread *th) {
+  const DrFrame *top = &th->frames[th->nframes - 1];
+  if (!top->ip) return NULL;
+  if (top->ip[0] == DR_OP_MONITORENTER) return top->regs[top->ip[1]].ref;
+  if (th->nframes == 1 && (top->ip[0] == DR_OP_RETURN || top->ip[0] == DR_OP_RETURN_VOID)) return th->jthread;
+  return NULL;
 }
 
 static void emit_unwind(DrVM *vm, DrThread *th, DrFrame *fr) {
@@ -294,11 +314,13 @@ static void interp_run(DrVM *vm) {
   (void)base;
 #define SET_POST() ((void)0)
 #define CLEAR_POST() ((void)0)
+#define POST_PENDING() false
 #else
   const void *const *base = vm->hooks ? hooked : labels;
   const void *const *disp = base;
 #define SET_POST() (disp = posted)
 #define CLEAR_POST() (disp = base)
+#define POST_PENDING() (disp == posted)
 #endif
 #define CASE(op) L_##op:
 #define DISPATCH()                                                            \
@@ -314,6 +336,7 @@ static void interp_run(DrVM *vm) {
 #define RUN_OP() goto run_op
 #define SET_POST() (post_pending = true)
 #define CLEAR_POST() (post_pending = false)
+#define POST_PENDING() post_pending
 #endif
 #define NEXT(n)                                                               \
   do {                                                                        \
@@ -818,6 +841,11 @@ run_op:
           next = dr_sched_point(vm, DR_PICK_BLOCKED);
           goto switch_to;
         }
+        if (POST_PENDING()) { /* the native's return, by an exception */
+          CLEAR_POST();
+          hev.arg = 1;
+          dr_emit_event(vm, &hev);
+        }
         goto handle_exception;
       }
       if (callee->ret_kind != DR_K_VOID) R[A1] = ret;
@@ -856,7 +884,23 @@ run_op:
   do_return:;
     DrMethod *m = fr->method;
     if (DR_UNLIKELY(th->nframes == 1)) {
-      SYNC_POINT(); /* the thread's END event */
+      /* The thread's END.  The JDK's exiting thread locks its Thread
+       * object to notify joiners: no end while another thread holds it
+       * (a `while (t.isAlive()) t.wait()` loop relies on that). */
+      SAVE();
+      DrObj *jt = th->jthread;
+      bool held = jt && jt->monitor && jt->monitor->owner && jt->monitor->owner != th;
+      if (th->granted_ip != ip || held) {
+        if (held) {
+          th->state = DR_TS_BLOCKED;
+          th->monitor = jt;
+        }
+        next = dr_sched_point(vm, DR_PICK_EVENT);
+        if (next != th) goto switch_to;
+      }
+      th->granted_ip = NULL;
+      th->state = DR_TS_RUNNABLE;
+      th->monitor = NULL;
       goto thread_over;
     }
     if (m->flags & DR_M_CLINIT) {
@@ -935,16 +979,17 @@ hook_post:
   /* the hooked instruction took effect: report it */
   CLEAR_POST();
   SAVE();
-  if (hev.kind == DR_EV_NEW) {
-    hev.obj = hook_R[hook_ip[1]].ref;
-    hev.cls = hev.obj ? hev.obj->cls : hev.cls;
-  }
-  dr_emit_event(vm, &hev);
+  emit_post(vm, &hev, hook_ip, hook_R);
   DISPATCH();
 
 step_slow:
-  /* ip is at an instruction start: the step limit, or the quantum's end */
+  /* ip is at an instruction start: the step limit, or the quantum's end.
+   * The instruction before it took effect: its event is due first. */
   SAVE();
+  if (POST_PENDING()) {
+    CLEAR_POST();
+    emit_post(vm, &hev, hook_ip, hook_R);
+  }
   if (vm->max_steps && vm->steps > vm->max_steps) {
     step_limit_reached(vm);
     goto run_over;
@@ -965,10 +1010,10 @@ switch_to:
   if (next != th && th->state == DR_TS_RUNNABLE) {
     /* Suspended before a monitorenter: it is an acquisition pending,
      * enabled only while the monitor is free (dr_sched_is_enabled). */
-    const DrFrame *top = &th->frames[th->nframes - 1];
-    if (top->ip && top->ip[0] == DR_OP_MONITORENTER && top->regs[top->ip[1]].ref) {
+    DrObj *lock = pending_lock(th);
+    if (lock) {
       th->state = DR_TS_BLOCKED;
-      th->monitor = top->regs[top->ip[1]].ref;
+      th->monitor = lock;
     }
   }
   vm->thread = th = next;
@@ -1097,6 +1142,12 @@ int dr_run_main(DrVM *vm, DrClass *cls, int argc, char **argv) {
   f->regs[0].ref = &args->hdr;
   /* Java initializes the main class before main runs: its <clinit>
    * frames go above main's. */
+  if (vm->listeners) {
+    DrEvent ev;
+    dr_event_at(&ev, DR_EV_CALL, t);
+    ev.callee = main;
+    dr_emit_event(vm, &ev);
+  }
   if (class_init(vm, t, cls) < 0) vm->exception = NULL;
   if (vm->sched->quantum) {
     uint64_t q = vm->sched->quantum(vm->sched, vm, t);

@@ -138,6 +138,15 @@ void dr_sched_pending(DrVM *vm, DrThread *t, DrEvent *ev) {
   } else if (fl & DR_OPF_RETURN) {
     ev->kind = t->nframes == 1 ? DR_EV_END : DR_EV_RETURN;
     ev->callee = fr->method;
+    if (t->nframes > 1 && (fr->method->owner->flags & DR_CLS_BUILTIN)) {
+      /* a library method returning to the program: placed at the call
+       * site, as its call was, since library code is not observed */
+      const DrFrame *caller = &t->frames[t->nframes - 2];
+      if (caller->ip) {
+        ev->method = caller->method;
+        ev->pc = (uint32_t)(caller->ip - caller->method->code);
+      }
+    }
   } else if (fl & DR_OPF_NEWOBJ) {
     ev->kind = DR_EV_NEW;
     ev->cls = vm->classes[ip[2]];

@@ -74,7 +74,6 @@ typedef struct DrThread {
   int64_t deadline;        /* virtual ns when a timed wait/sleep/join ends; INT64_MAX none */
   int wait_count;          /* holds released by wait, retaken by its WAKE */
   DrResume resume;
-  bool interrupted;        /* the interrupt status */
   bool woken_by_interrupt; /* its sleep/wait/join must throw InterruptedException */
 
   DrHeld *held;            /* monitors held, in acquisition order */

@@ -96,6 +96,8 @@ static void set_deadline(DrVM *vm, DrThread *t, int64_t ms) {
   if (t->deadline < vm->next_deadline) vm->next_deadline = t->deadline;
 }
 
+static void leave_wait_set(DrThread *t);
+
 void dr_thread_end(DrVM *vm, DrThread *t) {
   /* An exception escaping a synchronized block releases it through the
    * block's handler, so nothing should be held; be safe anyway. */
@@ -111,6 +113,12 @@ void dr_thread_end(DrVM *vm, DrThread *t) {
   char buf[128];
   t->ended_name = dr_strdup(dr_thread_name(vm, t, buf, sizeof buf));
   t->state = DR_TS_ENDED;
+  /* The JDK's exiting thread does notifyAll on its Thread object (join is
+   * built on it); programs that wait on a Thread see that too. */
+  if (t->jthread && t->jthread->monitor) {
+    DrMonitor *m = t->jthread->monitor;
+    while (m->nwaiters > 0) leave_wait_set(m->waiters[0]);
+  }
   for (int i = 0; i < vm->nthreads; i++) {
     DrThread *u = vm->threads[i];
     if (u->state == DR_TS_JOINING && u->join_target == t) {
@@ -229,8 +237,19 @@ static bool block(DrVM *vm) {
   return false;
 }
 
+/* The interrupt status lives in the Thread object, as in the JDK: it is
+ * set before start and read after the end.  main has no Thread object
+ * until currentThread() makes one, and nothing can interrupt it before. */
+static bool is_interrupted(const DrVM *vm, const DrThread *t) {
+  return t->jthread && ((DrInstance *)t->jthread)->fields[vm->thread_intr_slot].i;
+}
+
+static void set_interrupted(DrVM *vm, DrObj *jt, bool on) {
+  if (jt) ((DrInstance *)jt)->fields[vm->thread_intr_slot].i = on;
+}
+
 static bool throw_interrupted(DrVM *vm, DrThread *t, const char *msg) {
-  t->interrupted = false;
+  set_interrupted(vm, t->jthread, false);
   t->woken_by_interrupt = false;
   return dr_throw(vm, DR_WK_INTERRUPTED, msg ? "%s" : NULL, msg);
 }
@@ -254,7 +273,7 @@ static bool wait_for(DrVM *vm, DrObj *o, int64_t ms) {
   }
   if (ms < 0) return dr_throw(vm, DR_WK_ILLEGAL_ARGUMENT, "timeout value is negative");
   if (!owns(t, o)) return dr_throw(vm, DR_WK_ILLEGAL_MONITOR, "current thread is not owner");
-  if (t->interrupted) return throw_interrupted(vm, t, NULL);
+  if (is_interrupted(vm, t)) return throw_interrupted(vm, t, NULL);
   DrMonitor *m = o->monitor;
   t->wait_count = m->count;
   m->owner = NULL;
@@ -364,11 +383,13 @@ static bool join_for(DrVM *vm, DrObj *jt, int64_t ms) {
     return true;
   }
   if (ms < 0) return dr_throw(vm, DR_WK_ILLEGAL_ARGUMENT, "timeout value is negative");
-  if (t->interrupted) return throw_interrupted(vm, t, NULL);
+  /* the JDK waits only while the target is alive: joining an ended (or
+   * unstarted) thread returns even with the interrupt status set */
   if (!target || target->state == DR_TS_ENDED) {
     if (target) emit_other(vm, DR_EV_JOIN, t, target, ms);
     return true;
   }
+  if (is_interrupted(vm, t)) return throw_interrupted(vm, t, NULL);
   t->state = DR_TS_JOINING;
   t->join_target = target;
   t->resume = DR_RESUME_JOIN;
@@ -396,7 +417,7 @@ static bool thread_sleep(DrVM *vm, DrValue *args, DrValue *ret) {
     return true;
   }
   if (ms < 0) return dr_throw(vm, DR_WK_ILLEGAL_ARGUMENT, "timeout value is negative");
-  if (t->interrupted) return throw_interrupted(vm, t, "sleep interrupted");
+  if (is_interrupted(vm, t)) return throw_interrupted(vm, t, "sleep interrupted");
   emit_other(vm, DR_EV_SLEEP, t, NULL, ms);
   if (ms == 0) return true;
   t->state = DR_TS_SLEEPING;
@@ -415,9 +436,12 @@ static bool thread_yield(DrVM *vm, DrValue *args, DrValue *ret) {
 
 static bool thread_interrupt(DrVM *vm, DrValue *args, DrValue *ret) {
   (void)ret;
+  set_interrupted(vm, args[0].ref, true);
   DrThread *target = thread_of(vm, args[0].ref);
-  if (!target || target->state == DR_TS_ENDED) return true;
-  target->interrupted = true;
+  if (!target || target->state == DR_TS_ENDED) {
+    emit_other(vm, DR_EV_INTERRUPT, vm->thread, target, 0);
+    return true;
+  }
   switch (target->state) {
   case DR_TS_SLEEPING:
   case DR_TS_JOINING:
@@ -436,21 +460,29 @@ static bool thread_interrupt(DrVM *vm, DrValue *args, DrValue *ret) {
 }
 
 static bool thread_is_interrupted(DrVM *vm, DrValue *args, DrValue *ret) {
-  DrThread *t = thread_of(vm, args[0].ref);
-  ret->i = t && t->state != DR_TS_ENDED && t->interrupted;
+  ret->i = ((DrInstance *)args[0].ref)->fields[vm->thread_intr_slot].i != 0;
   return true;
 }
 
 static bool thread_interrupted(DrVM *vm, DrValue *args, DrValue *ret) {
   (void)args;
-  ret->i = vm->thread->interrupted;
-  vm->thread->interrupted = false;
+  ret->i = is_interrupted(vm, vm->thread);
+  set_interrupted(vm, vm->thread->jthread, false);
   return true;
 }
 
+/* Seeing a thread dead synchronizes with its end (JLS 17.4.4), as a join
+ * does: reported as one. */
 static bool thread_is_alive(DrVM *vm, DrValue *args, DrValue *ret) {
   DrThread *t = thread_of(vm, args[0].ref);
   ret->i = t && t->state != DR_TS_ENDED;
+  if (t && !ret->i) emit_other(vm, DR_EV_JOIN, vm->thread, t, -1);
+  return true;
+}
+
+static bool thread_terminated(DrVM *vm, DrValue *args, DrValue *ret) {
+  DrThread *t = thread_of(vm, args[0].ref);
+  ret->i = t && t->state == DR_TS_ENDED;
   return true;
 }
 
@@ -485,7 +517,8 @@ static bool thread_current(DrVM *vm, DrValue *args, DrValue *ret) {
   X("java.lang.Thread", "interrupt()", thread_interrupt, DR_EV_INTERRUPT)     \
   X("java.lang.Thread", "isInterrupted()", thread_is_interrupted, -1)         \
   X("java.lang.Thread", "interrupted()", thread_interrupted, -1)              \
-  X("java.lang.Thread", "isAlive()", thread_is_alive, -1)                     \
+  X("java.lang.Thread", "isAlive()", thread_is_alive, DR_EV_JOIN)             \
+  X("java.lang.Thread", "terminated()", thread_terminated, -1)                \
   X("java.lang.Thread", "currentThread()", thread_current, -1)
 
 static const struct {

@@ -232,9 +232,11 @@ bool dr_vm_link(DrVM *vm) {
     if (m->owner == vm->known[DR_WK_BOOT] && strcmp(m->desc, "uncaught(Throwable)") == 0) vm->uncaught_handler = m;
   }
   vm->thread_tid_slot = -1;
+  vm->thread_intr_slot = -1;
   for (int i = 0; i < vm->known[DR_WK_THREAD]->nfields; i++)
     if (strcmp(vm->known[DR_WK_THREAD]->field_names[i], "tid") == 0) vm->thread_tid_slot = i;
-  if (!vm->thread_run || !vm->uncaught_handler || vm->thread_tid_slot < 0) {
+    else if (strcmp(vm->known[DR_WK_THREAD]->field_names[i], "interrupted") == 0) vm->thread_intr_slot = i;
+  if (!vm->thread_run || !vm->uncaught_handler || vm->thread_tid_slot < 0 || vm->thread_intr_slot < 0) {
     fprintf(stderr, "drvm: internal error: Thread.run or Boot.uncaught missing\n");
     ok = false;
   }

@@ -117,6 +117,7 @@ typedef struct DrVM {
   bool hooks;              /* listeners or extra points: the interpreter's hooked dispatch */
   DrMethod *thread_run;    /* Thread.run(): a started thread's first frame, by vtable */
   DrMethod *uncaught_handler; /* drvm.Boot.uncaught(Throwable) */
+  int thread_intr_slot;    /* Thread.interrupted: the interrupt status */
   int thread_tid_slot;     /* Thread.tid: 1 + the DrThread id once started, 0 before */
   uint64_t sched_decisions;/* scheduling points passed */
 
