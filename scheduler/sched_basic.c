@@ -34,11 +34,20 @@ typedef struct {
 
 const char *const dr_sched_names = "native, random, rr";
 
+/* A uniformly random enabled thread other than avoid (unless it is the
+ * only one).  Rejection sampling over all live threads keeps a point
+ * O(1) when most of a thousand threads can run; after a few misses, one
+ * scan.  Either way each candidate is equally likely. */
 static DrThread *random_enabled(Basic *b, DrVM *vm, const DrThread *avoid) {
+  DrThread *const *all;
+  int nall = dr_sched_threads(vm, &all);
+  for (int tries = 0; tries < 8 && nall > 1; tries++) {
+    DrThread *t = all[dr_rng_below(&b->rng, (uint64_t)nall)];
+    if (t != avoid && dr_sched_is_enabled(vm, t)) return t;
+  }
   DrThread *const *en;
   int n = dr_sched_enabled(vm, &en);
   if (avoid && n > 1) {
-    /* a random one among the others */
     int k = (int)dr_rng_below(&b->rng, (uint64_t)(n - 1));
     for (int i = 0; i < n; i++) {
       if (en[i] == avoid) continue;

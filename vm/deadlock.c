@@ -6,11 +6,30 @@
 
 #include "vm.h"
 
-static const char *lock_name(const DrObj *o, char *buf, size_t size) { return dr_obj_name(o, buf, size); }
+#define lock_name(o, buf, size) dr_lock_name(vm, (o), (buf), (size))
 
+/* The thread t waits for: a monitor's owner, the thread running the
+ * initializer of the class t needs, or the thread t joins. */
 static DrThread *holder(const DrThread *t) {
-  if (t->state != DR_TS_BLOCKED || !t->monitor || !t->monitor->monitor) return NULL;
-  return t->monitor->monitor->owner;
+  if (t->state == DR_TS_JOINING) return t->join_target;
+  if (t->state != DR_TS_BLOCKED) return NULL;
+  if (!t->monitor) return t->init_class ? t->init_class->init_thread : NULL;
+  return t->monitor->monitor ? t->monitor->monitor->owner : NULL;
+}
+
+/* One edge of a cycle, in the JDK's words where it has them. */
+static void edge_text(DrVM *vm, FILE *f, const DrThread *t, const DrThread *h) {
+  char nb[128], ob[128], hb[128], cb[256];
+  fprintf(f, "\"%s\":\n", dr_thread_name(vm, t, nb, sizeof nb));
+  if (t->state == DR_TS_JOINING)
+    fprintf(f, "  waiting in join() for \"%s\" to end\n", dr_thread_name(vm, h, hb, sizeof hb));
+  else if (!t->monitor)
+    fprintf(f, "  waiting for class %s to be initialized,\n  which is being initialized by \"%s\"\n",
+            dr_class_display_name(t->init_class, cb, sizeof cb), dr_thread_name(vm, h, hb, sizeof hb));
+  else
+    fprintf(f, "  waiting to lock monitor %s (a %s),\n  which is held by \"%s\"\n", lock_name(t->monitor, ob, sizeof ob),
+            dr_is_class_lock(vm, t->monitor) ? "java.lang.Class" : t->monitor->cls->name,
+            dr_thread_name(vm, h, hb, sizeof hb));
 }
 
 static void state_line(DrVM *vm, FILE *f, const DrThread *t) {
@@ -19,7 +38,7 @@ static void state_line(DrVM *vm, FILE *f, const DrThread *t) {
   case DR_TS_BLOCKED:
     if (t->monitor) fputs("   java.lang.Thread.State: BLOCKED (on object monitor)\n", f);
     else fprintf(f, "   java.lang.Thread.State: RUNNABLE (waiting for class %s to be initialized)\n",
-                 t->init_class ? t->init_class->name : "?");
+                 t->init_class ? dr_class_display_name(t->init_class, ob, sizeof ob) : "?");
     break;
   case DR_TS_WAITING:
     fprintf(f, "   java.lang.Thread.State: %s (on object monitor %s)\n",
@@ -54,7 +73,7 @@ static void dump_thread(DrVM *vm, FILE *f, const DrThread *t) {
         fprintf(f, "\t- waiting on <%s>\n", lock_name(t->monitor, ob, sizeof ob));
       }
     }
-    for (int k = 0; k < t->nheld; k++)
+    for (int k = t->nheld - 1; k >= 0; k--) /* the most recent first, as the JDK lists them */
       if (t->held[k].depth - 1 == i) fprintf(f, "\t- locked <%s>\n", lock_name(t->held[k].obj, ob, sizeof ob));
   }
   fputs("\n", f);
@@ -76,15 +95,12 @@ static int report_cycles(DrVM *vm, FILE *f) {
     }
     if (i >= 0 && mark[i] == s + 1) {
       /* a new cycle through threads[i] */
-      char nb[128], ob[128], hb[128];
       fprintf(f, "Found one Java-level deadlock:\n=============================\n");
       int j = i;
       do {
         DrThread *t = vm->threads[j];
         DrThread *h = holder(t);
-        fprintf(f, "\"%s\":\n  waiting to lock monitor %s (a %s),\n  which is held by \"%s\"\n",
-                dr_thread_name(vm, t, nb, sizeof nb), lock_name(t->monitor, ob, sizeof ob), t->monitor->cls->name,
-                dr_thread_name(vm, h, hb, sizeof hb));
+        edge_text(vm, f, t, h);
         for (int k = 0; k < n; k++)
           if (vm->threads[k] == h) j = k;
       } while (j != i);
@@ -108,7 +124,7 @@ void dr_report_deadlock(DrVM *vm) {
   for (int i = 0; i < vm->nthreads; i++) dump_thread(vm, f, vm->threads[i]);
   int cycles = report_cycles(vm, f);
   if (cycles) fprintf(f, "Found %d deadlock%s.\n", cycles, cycles == 1 ? "" : "s");
-  else fputs("No lock cycle: the threads wait for notifications or joins that can never come.\n", f);
+  else fputs("No cycle of locks, joins or class initializations: the threads wait for notifications that can never come.\n", f);
   fflush(f);
   dr_halt(vm, DR_EXIT_DEADLOCK);
 }

@@ -71,6 +71,7 @@ static int class_init(DrVM *vm, DrThread *th, DrClass *cls) {
     th->state = DR_TS_BLOCKED;
     th->init_class = cls;
     th->monitor = NULL;
+    vm->sched_gen++;
     return 2;
   }
   if (cls->init_state != DR_INIT_NONE) return 0;
@@ -78,9 +79,11 @@ static int class_init(DrVM *vm, DrThread *th, DrClass *cls) {
   for (DrClass *c = cls; c && c->init_state == DR_INIT_NONE; c = c->super) {
     if (!c->clinit) {
       c->init_state = DR_INIT_DONE;
+      vm->sched_gen++;
       continue;
     }
     c->init_state = DR_INIT_RUNNING;
+    vm->sched_gen++;
     c->init_thread = th;
     DrMethod *m = c->clinit;
     DrFrame *top = &th->frames[th->nframes - 1];
@@ -901,10 +904,12 @@ run_op:
       th->granted_ip = NULL;
       th->state = DR_TS_RUNNABLE;
       th->monitor = NULL;
+      vm->sched_gen++;
       goto thread_over;
     }
     if (m->flags & DR_M_CLINIT) {
       m->owner->init_state = DR_INIT_DONE;
+      vm->sched_gen++;
       m->owner->init_thread = NULL;
     }
     uint32_t rr = fr->ret_reg;
@@ -930,6 +935,7 @@ run_op:
       if (mon && mon->owner && mon->owner != th) {
         th->state = DR_TS_BLOCKED;
         th->monitor = o;
+        vm->sched_gen++;
       }
       next = dr_sched_point(vm, DR_PICK_EVENT);
       if (next != th) goto switch_to;
@@ -1014,6 +1020,7 @@ switch_to:
     if (lock) {
       th->state = DR_TS_BLOCKED;
       th->monitor = lock;
+      vm->sched_gen++;
     }
   }
   vm->thread = th = next;
@@ -1061,6 +1068,7 @@ handle_exception:
     }
     if (m->flags & DR_M_CLINIT) {
       m->owner->init_state = DR_INIT_FAILED;
+      vm->sched_gen++;
       m->owner->init_thread = NULL;
     }
     emit_unwind(vm, th, fr);

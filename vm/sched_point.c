@@ -58,14 +58,29 @@ bool dr_sched_is_enabled(const DrVM *vm, const DrThread *t) {
 }
 
 int dr_sched_enabled(DrVM *vm, DrThread *const **out) {
-  if (vm->enabled_cap < vm->nthreads) {
-    vm->enabled_cap = vm->nthreads * 2;
+  *out = vm->enabled;
+  if (vm->enabled && vm->enabled_gen == vm->sched_gen) {
+#ifdef DR_DEBUG
+    int k = 0;
+    for (int i = 0; i < vm->nthreads; i++)
+      if (dr_sched_is_enabled(vm, vm->threads[i])) {
+        ASSERT(k < vm->nenabled && vm->enabled[k] == vm->threads[i], "stale enabled list: a state change without sched_gen++");
+        k++;
+      }
+    ASSERT(k == vm->nenabled, "stale enabled list: a state change without sched_gen++");
+#endif
+    return vm->nenabled;
+  }
+  if (vm->enabled_cap < vm->nthreads || !vm->enabled) {
+    vm->enabled_cap = vm->nthreads * 2 + 1;
     vm->enabled = dr_xrealloc(vm->enabled, sizeof(DrThread *) * (size_t)vm->enabled_cap);
   }
   int n = 0;
   for (int i = 0; i < vm->nthreads; i++)
     if (dr_sched_is_enabled(vm, vm->threads[i])) vm->enabled[n++] = vm->threads[i];
   *out = vm->enabled;
+  vm->nenabled = n;
+  vm->enabled_gen = vm->sched_gen;
   return n;
 }
 
@@ -202,8 +217,9 @@ DrThread *dr_sched_point(DrVM *vm, int reason) {
     DrPickReason why = (DrPickReason)reason;
     if (!dr_sched_is_enabled(vm, cur)) {
       if (vm->nthreads == 0) return NULL;
-      DrThread *const *en;
-      if (dr_sched_enabled(vm, &en) == 0) {
+      bool any = false;
+      for (int i = 0; i < vm->nthreads && !any; i++) any = dr_sched_is_enabled(vm, vm->threads[i]);
+      if (!any) {
         if (advance_clock(vm)) continue;
         dr_report_deadlock(vm);
         return NULL;
@@ -216,6 +232,7 @@ DrThread *dr_sched_point(DrVM *vm, int reason) {
       dr_panic(__FILE__, __LINE__, "scheduler %s picked a thread that cannot run", vm->sched->name);
     if (t->state == DR_TS_BLOCKED && !t->monitor) {
       t->state = DR_TS_RUNNABLE; /* the class it waited for is initialized */
+      vm->sched_gen++;
       t->init_class = NULL;
     }
     return t;

@@ -31,6 +31,7 @@ DrThread *dr_thread_new(DrVM *vm) {
   DrThread *t = dr_xcalloc(1, sizeof *t);
   t->id = vm->nall_threads;
   t->state = DR_TS_RUNNABLE;
+  vm->sched_gen++;
   t->deadline = INT64_MAX;
   t->stack_slots = DR_STACK_INITIAL;
   t->stack = dr_xcalloc(t->stack_slots, sizeof(DrValue));
@@ -96,7 +97,7 @@ static void set_deadline(DrVM *vm, DrThread *t, int64_t ms) {
   if (t->deadline < vm->next_deadline) vm->next_deadline = t->deadline;
 }
 
-static void leave_wait_set(DrThread *t);
+static void leave_wait_set(DrVM *vm, DrThread *t);
 
 void dr_thread_end(DrVM *vm, DrThread *t) {
   /* An exception escaping a synchronized block releases it through the
@@ -104,6 +105,7 @@ void dr_thread_end(DrVM *vm, DrThread *t) {
   while (t->nheld > 0) {
     DrMonitor *m = t->held[t->nheld - 1].obj->monitor;
     m->owner = NULL;
+    vm->sched_gen++;
     m->count = 0;
     t->nheld--;
   }
@@ -113,16 +115,18 @@ void dr_thread_end(DrVM *vm, DrThread *t) {
   char buf[128];
   t->ended_name = dr_strdup(dr_thread_name(vm, t, buf, sizeof buf));
   t->state = DR_TS_ENDED;
+  vm->sched_gen++;
   /* The JDK's exiting thread does notifyAll on its Thread object (join is
    * built on it); programs that wait on a Thread see that too. */
   if (t->jthread && t->jthread->monitor) {
     DrMonitor *m = t->jthread->monitor;
-    while (m->nwaiters > 0) leave_wait_set(m->waiters[0]);
+    while (m->nwaiters > 0) leave_wait_set(vm, m->waiters[0]);
   }
   for (int i = 0; i < vm->nthreads; i++) {
     DrThread *u = vm->threads[i];
     if (u->state == DR_TS_JOINING && u->join_target == t) {
       u->state = DR_TS_RUNNABLE;
+      vm->sched_gen++;
       u->deadline = INT64_MAX;
     }
   }
@@ -189,6 +193,7 @@ bool dr_monitor_enter(DrVM *vm, DrThread *t, DrObj *o) {
   m->count = 1;
   t->state = DR_TS_RUNNABLE;
   t->monitor = NULL;
+  vm->sched_gen++;
   held_push(t, o);
   emit_obj(vm, DR_EV_ACQUIRE, t, o);
   return true;
@@ -199,6 +204,7 @@ bool dr_monitor_exit(DrVM *vm, DrThread *t, DrObj *o) {
   if (!m || m->owner != t) return dr_throw(vm, DR_WK_ILLEGAL_MONITOR, "current thread is not owner");
   if (--m->count == 0) {
     m->owner = NULL;
+    vm->sched_gen++;
     held_remove(t, o);
     emit_obj(vm, DR_EV_RELEASE, t, o);
   }
@@ -206,7 +212,7 @@ bool dr_monitor_exit(DrVM *vm, DrThread *t, DrObj *o) {
 }
 
 /* Takes t out of m's wait set; it must retake the monitor (BLOCKED). */
-static void leave_wait_set(DrThread *t) {
+static void leave_wait_set(DrVM *vm, DrThread *t) {
   DrMonitor *m = t->monitor->monitor;
   for (int i = 0; i < m->nwaiters; i++) {
     if (m->waiters[i] != t) continue;
@@ -215,6 +221,7 @@ static void leave_wait_set(DrThread *t) {
     break;
   }
   t->state = DR_TS_BLOCKED;
+  vm->sched_gen++;
   t->deadline = INT64_MAX;
 }
 
@@ -222,14 +229,15 @@ static void leave_wait_set(DrThread *t) {
 void dr_thread_timeout(DrVM *vm, DrThread *t) {
   (void)vm;
   t->deadline = INT64_MAX;
-  if (t->state == DR_TS_WAITING) leave_wait_set(t);
+  if (t->state == DR_TS_WAITING) leave_wait_set(vm, t);
   else if (t->state == DR_TS_SLEEPING || t->state == DR_TS_JOINING) t->state = DR_TS_RUNNABLE;
+  vm->sched_gen++;
 }
 
 /* A spurious wake-up (--spurious-wakeups). */
 void dr_thread_spurious_wake(DrVM *vm, DrThread *t) {
   (void)vm;
-  if (t->state == DR_TS_WAITING) leave_wait_set(t);
+  if (t->state == DR_TS_WAITING) leave_wait_set(vm, t);
 }
 
 static bool block(DrVM *vm) {
@@ -266,6 +274,7 @@ static bool wait_for(DrVM *vm, DrObj *o, int64_t ms) {
     m->count = t->wait_count;
     t->state = DR_TS_RUNNABLE;
     t->monitor = NULL;
+    vm->sched_gen++;
     held_push(t, o);
     emit_obj(vm, DR_EV_WAKE, t, o);
     if (t->woken_by_interrupt) return throw_interrupted(vm, t, NULL);
@@ -277,11 +286,13 @@ static bool wait_for(DrVM *vm, DrObj *o, int64_t ms) {
   DrMonitor *m = o->monitor;
   t->wait_count = m->count;
   m->owner = NULL;
+  vm->sched_gen++;
   m->count = 0;
   held_remove(t, o);
   DR_PUSH(m->waiters, m->nwaiters, m->waiters_cap, t);
   t->state = DR_TS_WAITING;
   t->monitor = o;
+  vm->sched_gen++;
   t->resume = DR_RESUME_WAIT;
   set_deadline(vm, t, ms);
   if (vm->listeners) {
@@ -310,11 +321,11 @@ static bool notify(DrVM *vm, DrObj *o, bool all) {
   if (!owns(t, o)) return dr_throw(vm, DR_WK_ILLEGAL_MONITOR, "current thread is not owner");
   DrMonitor *m = o->monitor;
   if (all) {
-    while (m->nwaiters > 0) leave_wait_set(m->waiters[0]);
+    while (m->nwaiters > 0) leave_wait_set(vm, m->waiters[0]);
   } else if (m->nwaiters > 0) {
     int i = m->nwaiters > 1 ? vm->sched->pick_waiter(vm->sched, vm, o, m->waiters, m->nwaiters) : 0;
     if (i < 0 || i >= m->nwaiters) i = 0;
-    leave_wait_set(m->waiters[i]);
+    leave_wait_set(vm, m->waiters[i]);
   }
   emit_obj(vm, all ? DR_EV_NOTIFY_ALL : DR_EV_NOTIFY, t, o);
   return true;
@@ -391,6 +402,7 @@ static bool join_for(DrVM *vm, DrObj *jt, int64_t ms) {
   }
   if (is_interrupted(vm, t)) return throw_interrupted(vm, t, NULL);
   t->state = DR_TS_JOINING;
+  vm->sched_gen++;
   t->join_target = target;
   t->resume = DR_RESUME_JOIN;
   set_deadline(vm, t, ms);
@@ -421,6 +433,7 @@ static bool thread_sleep(DrVM *vm, DrValue *args, DrValue *ret) {
   emit_other(vm, DR_EV_SLEEP, t, NULL, ms);
   if (ms == 0) return true;
   t->state = DR_TS_SLEEPING;
+  vm->sched_gen++;
   t->resume = DR_RESUME_SLEEP;
   set_deadline(vm, t, ms);
   return block(vm);
@@ -446,11 +459,12 @@ static bool thread_interrupt(DrVM *vm, DrValue *args, DrValue *ret) {
   case DR_TS_SLEEPING:
   case DR_TS_JOINING:
     target->state = DR_TS_RUNNABLE;
+    vm->sched_gen++;
     target->deadline = INT64_MAX;
     target->woken_by_interrupt = true;
     break;
   case DR_TS_WAITING:
-    leave_wait_set(target);
+    leave_wait_set(vm, target);
     target->woken_by_interrupt = true;
     break;
   default: break;

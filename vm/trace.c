@@ -41,15 +41,19 @@ static const DrClass *lock_class(const DrVM *vm, const DrObj *o) {
   return NULL;
 }
 
+const char *dr_lock_name(const DrVM *vm, const DrObj *o, char *buf, size_t size) {
+  const DrClass *c = o ? lock_class(vm, o) : NULL;
+  if (!c) return dr_obj_name(o, buf, size);
+  char cn[256];
+  snprintf(buf, size, "%s.class", dr_class_display_name(c, cn, sizeof cn));
+  return buf;
+}
+
+bool dr_is_class_lock(const DrVM *vm, const DrObj *o) { return o && lock_class(vm, o) != NULL; }
+
 static void append_lock(const DrVM *vm, const DrObj *o, DrBuf *b) {
   char buf[300];
-  const DrClass *c = o ? lock_class(vm, o) : NULL;
-  if (c) {
-    dr_buf_append_str(b, dr_class_display_name(c, buf, sizeof buf));
-    dr_buf_append_str(b, ".class");
-  } else {
-    dr_buf_append_str(b, dr_obj_name(o, buf, sizeof buf));
-  }
+  dr_buf_append_str(b, dr_lock_name(vm, o, buf, sizeof buf));
 }
 
 void dr_event_target(DrVM *vm, const DrEvent *e, DrBuf *b) {

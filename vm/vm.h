@@ -96,8 +96,12 @@ typedef struct DrVM {
   int nthreads, threads_cap;
   DrThread **all_threads;  /* every thread ever started, by id */
   int nall_threads, all_threads_cap;
-  DrThread **enabled;      /* scratch for dr_sched_enabled */
-  int enabled_cap;
+  DrThread **enabled;      /* dr_sched_enabled's list, valid while enabled_gen == sched_gen */
+  int enabled_cap, nenabled;
+  /* Bumped by every change that can make a thread enabled or not (its
+   * state, a monitor's owner, a class's initialization): between two
+   * synchronization events, hundreds of access points reuse one list. */
+  uint64_t sched_gen, enabled_gen;
   DrObj *exception;        /* pending exception while unwinding */
   uint64_t steps;          /* instructions executed, counted at branches and calls */
   uint64_t max_steps;      /* 0 = unlimited */
@@ -215,6 +219,10 @@ void dr_add_listener(DrVM *vm, DrListener *l);
 void dr_report_deadlock(DrVM *vm);
 /* An object's name in traces and reports: "Account#3", "int[]#2". */
 const char *dr_obj_name(const DrObj *o, char *buf, size_t size);
+/* A lock as people name it: Account#3, or Bank.class for the lock of a
+ * static synchronized method. */
+const char *dr_lock_name(const DrVM *vm, const DrObj *o, char *buf, size_t size);
+bool dr_is_class_lock(const DrVM *vm, const DrObj *o);
 /* A class's source-like name: "int[]", "Outer$Inner". */
 const char *dr_class_display_name(const DrClass *c, char *buf, size_t size);
 
