@@ -48,7 +48,7 @@ test: drvm $(UNIT_BINS)
 asan:
 	$(MAKE) BUILD=build-asan OPT="-O1 -g -DDR_DEBUG -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
 	  LDFLAGS="-fsanitize=address,undefined" drvm-asan
-	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 python3 tests/runner.py --drvm ./drvm-asan --no-jdk --seeds 5 tests/lang tests/threads
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 python3 tests/runner.py --drvm ./drvm-asan --no-jdk tests/lang tests/threads
 
 # drvm with the event stream's hooks compiled out, for make bench to
 # measure what they cost when no listener is attached.

@@ -7,6 +7,7 @@
  *   seed 8731
  *   spurious 0
  *   points 3
+ *   scheduler random
  *   decisions
  *   P0*412 Q1873 P2 W0 P1*37 ...
  *   end
@@ -289,8 +290,8 @@ DrScheduler *dr_sched_replay(const char *path, const char *program, uint64_t pro
   }
   fclose(f);
   if (strcmp(prog, program) != 0 || hash != program_hash)
-    fprintf(stderr, "drvm: warning: %s was recorded for %s %s; replaying anyway\n", path, prog,
-            strcmp(prog, program) ? "" : "before it changed");
+    fprintf(stderr, "drvm: warning: %s was recorded for %s%s; replaying anyway\n", path, prog,
+            strcmp(prog, program) ? "" : " before it changed");
   t->base.name = "replay";
   t->base.points = points;
   t->base.pick = rep_pick;

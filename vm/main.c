@@ -30,7 +30,7 @@ static const char *const usage_text =
     "  --trace[=FILE]    print every event (access, lock, call...) to FILE or stderr\n"
     "  --quantum N       steps between preemptions (rr; native's mean)\n"
     "  --spurious-wakeups  let wait() return now and then without notify\n"
-    "  -v, --verbose     always print the seed (and the scheduler) at the end\n"
+    "  -v, --verbose     at the end, print the scheduler, steps and the seed\n"
     "  --all             disasm: include the built-in library\n"
     "  -h, --help        show this help\n"
     "  --version         print drvm's version\n";
@@ -195,6 +195,13 @@ static int run_program(DrVM *vm, DrClass *main_class, int argc, char **argv, con
   vm->listeners = NULL;
   if (o->replay && !dr_sched_replay_done(sched, vm)) status = DR_EXIT_REPLAY;
   if (o->record && !o->replay && !dr_sched_record_finish(sched) && status == DR_EXIT_OK) status = DR_EXIT_USAGE;
+  if (o->verbose) {
+    dr_flush_output(vm);
+    fprintf(vm->err_file, "drvm: scheduler %s%s, %d thread%s, %llu steps, %llu scheduling points, virtual time %.3f ms\n",
+            o->replay ? "replay of " : o->sched, o->replay ? o->replay : "", vm->nall_threads,
+            vm->nall_threads == 1 ? "" : "s", (unsigned long long)vm->steps,
+            (unsigned long long)vm->sched_decisions, (double)dr_now_ns(vm) / 1e6);
+  }
   sched->destroy(sched);
   vm->sched = NULL;
   bool worth = vm->uncaught > 0 || status == DR_EXIT_DEADLOCK || status == DR_EXIT_STEPS;
