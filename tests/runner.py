@@ -48,6 +48,10 @@ uncaught exception) prints no such line.  Two more directives:
                                    directive and no `// expect:` line does not
                                    check stdout in the other runs.
 
+Every thread test is run twice with the same seed and `--trace=TMP` under
+the native and random schedulers (seeds 1..3): stdout, stderr, exit status
+and trace must be byte-identical, `FILE [determinism]`.
+
 Every thread test also gets a record/replay round trip, `FILE [replay]`:
 `drvm run --sched random --seed 7 --record TMP FILE`, then
 `drvm run --replay TMP FILE` must give byte-identical stdout, stderr and
@@ -111,6 +115,7 @@ SCHEDULERS = ("native", "random", "rr")
 DEFAULT_SEEDS = 50
 REPLAY_SEED = 7
 TRACE_SEED = 1
+DETERMINISM_SEEDS = (1, 2, 3)
 
 
 class Test:
@@ -482,6 +487,32 @@ def run_replay(t, opts):
             pass
 
 
+def run_determinism(t, opts):
+    """Same program, options and seed, run twice with --trace: stdout, stderr, status and trace byte-identical."""
+    name = t.rel + " [determinism]"
+    for sched in ("native", "random"):
+        for seed in DETERMINISM_SEEDS:
+            runs = []
+            for _ in range(2):
+                fd, path = tempfile.mkstemp(prefix="drvm-det-", suffix=".txt")
+                os.close(fd)
+                try:
+                    r = run_process(drvm_command(t, opts, ["--sched", sched, "--seed", str(seed), "--trace=" + path]),
+                                    opts.timeout)
+                    with open(path, "rb") as f:
+                        runs.append((r[0], r[1], r[2] + b"\n--- trace ---\n" + f.read(), r[3]))
+                finally:
+                    os.unlink(path)
+            if runs[0][3] or runs[1][3]:
+                return [(name, ["timed out after %gs (--sched %s --seed %d)" % (opts.timeout, sched, seed)])]
+            reasons = compare_runs(runs[0], runs[1], "first", "second")
+            if reasons:
+                reasons.insert(0, "two runs differ: " + shell_command(
+                    drvm_command(t, opts, ["--sched", sched, "--seed", str(seed), "--trace"]), opts))
+                return [(name, reasons)]
+    return [(name, [])]
+
+
 def run_trace(t, opts):
     """One run with --trace=FILE; the file must hold exactly the `expect trace:` lines."""
     name = t.rel + " [trace]"
@@ -524,6 +555,7 @@ def plan(t, opts):
     else:
         jobs = [lambda s=s: run_scheduler(t, opts, s) for s in SCHEDULERS]
         jobs.append(lambda: run_replay(t, opts))
+        jobs.append(lambda: run_determinism(t, opts))
     if t.trace:
         jobs.append(lambda: run_trace(t, opts))
     if t.threads and opts.use_jdk and t.jdk_eligible():
