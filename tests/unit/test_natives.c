@@ -9,6 +9,7 @@
 #include "../../vm/unicode.h"
 #include "../../scheduler/sched.h"
 #include "check.h"
+#include "run_prog.h"
 
 static bool dtoa_is(double d, const char *want) {
   char buf[32];
@@ -165,21 +166,7 @@ static char *run_program(const char *text, int *status) {
   if (!c) dr_diag_print(&d, stderr);
   dr_diag_free(&d);
   char *buf = NULL;
-  if (c) {
-    FILE *f = tmpfile();
-    vm.out_file = f;
-    vm.err_file = f;
-    DrSchedOptions so = {0, 0};
-    vm.sched = dr_sched_create("native", &so);
-    *status = dr_run_main(&vm, c, 0, NULL);
-    vm.sched->destroy(vm.sched);
-    fflush(f);
-    long n = ftell(f);
-    rewind(f);
-    buf = calloc(1, (size_t)n + 1);
-    if (fread(buf, 1, (size_t)n, f) != (size_t)n) buf[0] = 0;
-    fclose(f);
-  }
+  if (c) buf = run_captured_io(&vm, c, status, true);
   dr_vm_free(&vm);
   return buf;
 }

@@ -10,16 +10,8 @@
 #include "../../scheduler/sched.h"
 #include "../../vm/trace.h"
 #include "check.h"
+#include "run_prog.h"
 
-static DrClass *compile_text(DrVM *vm, const char *text) {
-  DrSource src = {"t.dl", text, strlen(text)};
-  DrDiagList d;
-  dr_diag_init(&d);
-  DrClass *c = dr_compile(vm, &src, &d);
-  if (!c) dr_diag_print(&d, stderr);
-  dr_diag_free(&d);
-  return c;
-}
 
 static const char *const counter_prog =
     "public class Main {\n"
@@ -93,24 +85,13 @@ static void counting_event(DrListener *self, DrVM *vm, const DrEvent *e) {
   dr_event_line(vm, e, &c->text);
 }
 
-static char *run(DrVM *vm, DrClass *main, int *status) {
-  FILE *f = tmpfile();
-  vm->out_file = f;
-  *status = dr_run_main(vm, main, 0, NULL);
-  fflush(f);
-  long n = ftell(f);
-  rewind(f);
-  char *buf = calloc(1, (size_t)n + 1);
-  if (fread(buf, 1, (size_t)n, f) != (size_t)n) buf[0] = 0;
-  fclose(f);
-  return buf;
-}
+static char *run(DrVM *vm, DrClass *main, int *status) { return run_captured_io(vm, main, status, false); }
 
 static void test_scripted(DrCheck *t) {
   DrVM vm;
   dr_vm_init(&vm);
   vm.source_name = "t.dl";
-  DrClass *m = compile_text(&vm, counter_prog);
+  DrClass *m = compile_text(&vm, counter_prog, "t.dl");
   CHECK(t, m != NULL);
   if (!m) return;
   Scripted sc;
@@ -161,7 +142,7 @@ static void test_two_vms_same_seed(DrCheck *t) {
   Counting cnt[3];
   for (int k = 0; k < 3; k++) {
     dr_vm_init(&vm[k]);
-    m[k] = compile_text(&vm[k], counter_prog);
+    m[k] = compile_text(&vm[k], counter_prog, "t.dl");
     CHECK(t, m[k] != NULL);
     DrSchedOptions so = {k < 2 ? 42u : 43u, 0};
     vm[k].sched = dr_sched_create("random", &so);

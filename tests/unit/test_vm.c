@@ -6,33 +6,10 @@
 #include "../../vm/opcodes.h"
 #include "../../scheduler/sched.h"
 #include "check.h"
+#include "run_prog.h"
 
-static DrClass *compile_text(DrVM *vm, const char *text, const char *name) {
-  DrSource src = {name, text, strlen(text)};
-  DrDiagList d;
-  dr_diag_init(&d);
-  DrClass *c = dr_compile(vm, &src, &d);
-  if (!c) dr_diag_print(&d, stderr);
-  dr_diag_free(&d);
-  return c;
-}
 
-/* Runs main with stdout captured into a temporary file; returns the text. */
-static char *run_captured(DrVM *vm, DrClass *main, int *status) {
-  FILE *f = tmpfile();
-  vm->out_file = f;
-  DrSchedOptions so = {0, 0};
-  vm->sched = dr_sched_create("native", &so);
-  *status = dr_run_main(vm, main, 0, NULL);
-  vm->sched->destroy(vm->sched);
-  fflush(f);
-  long n = ftell(f);
-  rewind(f);
-  char *buf = calloc(1, (size_t)n + 1);
-  if (fread(buf, 1, (size_t)n, f) != (size_t)n) buf[0] = 0;
-  fclose(f);
-  return buf;
-}
+static char *run_captured(DrVM *vm, DrClass *main, int *status) { return run_captured_io(vm, main, status, false); }
 
 static void test_two_vms(DrCheck *t) {
   DrVM a, b;
