@@ -84,12 +84,23 @@ DrScheduler *dr_sched_create(const char *name, const DrSchedOptions *opt);
 extern const char *const dr_sched_names; /* "native, random, rr" for help texts */
 
 /* --- record and replay (sched_replay.c) --- */
+/* One recorded answer: type 'P' a pick (value: thread id), 'Q' a quantum,
+ * 'W' a notify's waiter index, 'S' a spurious wake-up (-1 none); count
+ * repeats it. */
+typedef struct {
+  char type;
+  int64_t value;
+  uint64_t count;
+} DrSchedAnswer;
+
 /* Wraps inner: every decision is passed through and written to path when
  * dr_sched_record_finish is called.  Returns NULL (message on stderr) if
  * path cannot be written. */
 DrScheduler *dr_sched_record(DrScheduler *inner, const char *path, const char *program, uint64_t program_hash,
                              uint64_t seed, bool spurious);
 bool dr_sched_record_finish(DrScheduler *rec);
+/* The scheduler a recording wraps. */
+DrScheduler *dr_sched_record_inner(DrScheduler *rec);
 /* Reads a recording.  Returns NULL with a message on stderr if it cannot
  * be read.  *seed and *spurious receive the recorded run's settings. */
 DrScheduler *dr_sched_replay(const char *path, const char *program, uint64_t program_hash, uint64_t *seed,
@@ -97,5 +108,13 @@ DrScheduler *dr_sched_replay(const char *path, const char *program, uint64_t pro
 /* After a replayed run: false (message on stderr) if it diverged or ended
  * before the recording did. */
 bool dr_sched_replay_done(DrScheduler *s, DrVM *vm);
+/* A recording's answers so far (valid until its next decision). */
+int dr_sched_record_log(DrScheduler *rec, const DrSchedAnswer **out);
+/* Replays answers[0..n) (a run recorded with `points`), then lets `then`
+ * decide: the re-playable prefix that systematic exploration branches
+ * from.  Destroying it destroys then. */
+DrScheduler *dr_sched_prefix(const DrSchedAnswer *answers, int n, unsigned points, DrScheduler *then);
+/* Makes a replay (dr_sched_replay) a prefix replay continued by then. */
+void dr_sched_replay_then(DrScheduler *replay, DrScheduler *then);
 
 #endif

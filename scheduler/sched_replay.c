@@ -16,22 +16,24 @@
  * woke, S<i> a spurious wake-up (-1: none); `*k` repeats an entry k
  * times.  Replaying feeds the same answers back whatever scheduler made
  * them; an answer that no longer fits (a thread that cannot run, another
- * kind of question) is a divergence, reported with where it happened. */
+ * kind of question) is a divergence, reported with where it happened.
+ *
+ * A prefix replay (--replay-prefix, dr_sched_prefix) answers from the
+ * recording while it lasts, then hands every question to another
+ * scheduler: systematic exploration re-runs a prefix of decisions and
+ * branches after it; a person replays up to a point and explores on. */
 #include <ctype.h>
 #include <errno.h>
 #include <string.h>
 
 #include "sched.h"
 
-typedef struct {
-  char type;       /* P Q W S */
-  int64_t value;
-  uint64_t count;
-} Entry;
+typedef DrSchedAnswer Entry;
 
 typedef struct {
   DrScheduler base;
-  DrScheduler *inner;  /* recording: the scheduler deciding */
+  DrScheduler *inner;  /* recording: the scheduler deciding; replay: the one
+                          continuing after a prefix (NULL: a full replay) */
   FILE *out;
   char *path;
   Entry *log;
@@ -39,6 +41,7 @@ typedef struct {
   uint64_t used;       /* replay: answers given */
   int pos;             /* replay: current entry */
   uint64_t pos_used;   /* replay: repeats of log[pos] used */
+  char sched_name[64]; /* replay: the recorded scheduler's name */
 } Tape;
 
 /* ---------------------------------------------------------- recording */
@@ -192,9 +195,15 @@ static bool next_answer(Tape *t, DrVM *vm, char want, int64_t *value) {
   return true;
 }
 
+/* A prefix replay whose recording is used up hands over to its successor. */
+#define CONTINUE_AFTER_PREFIX(call)                                           \
+  do {                                                                        \
+    if (t->inner && t->pos >= t->nlog) return t->inner->call;                 \
+  } while (0)
+
 static DrThread *rep_pick(DrScheduler *s, DrVM *vm, DrThread *cur, DrPickReason reason) {
-  (void)reason;
   Tape *t = (Tape *)s;
+  CONTINUE_AFTER_PREFIX(pick(t->inner, vm, cur, reason));
   int64_t id;
   if (!next_answer(t, vm, 'P', &id)) return cur;
   if (id < 0 || id >= vm->nall_threads || !dr_sched_is_enabled(vm, vm->all_threads[id])) {
@@ -207,9 +216,8 @@ static DrThread *rep_pick(DrScheduler *s, DrVM *vm, DrThread *cur, DrPickReason 
 }
 
 static int rep_pick_waiter(DrScheduler *s, DrVM *vm, DrObj *lock, DrThread *const *waiters, int n) {
-  (void)lock;
-  (void)waiters;
   Tape *t = (Tape *)s;
+  CONTINUE_AFTER_PREFIX(pick_waiter(t->inner, vm, lock, waiters, n));
   int64_t i;
   if (!next_answer(t, vm, 'W', &i)) return 0;
   if (i < 0 || i >= n) {
@@ -222,15 +230,15 @@ static int rep_pick_waiter(DrScheduler *s, DrVM *vm, DrObj *lock, DrThread *cons
 }
 
 static uint64_t rep_quantum(DrScheduler *s, DrVM *vm, DrThread *th) {
-  (void)th;
   Tape *t = (Tape *)s;
+  CONTINUE_AFTER_PREFIX(quantum ? t->inner->quantum(t->inner, vm, th) : 0);
   int64_t q;
   return next_answer(t, vm, 'Q', &q) ? (uint64_t)q : 0;
 }
 
 static int rep_spurious(DrScheduler *s, DrVM *vm, DrThread *const *waiting, int n) {
   Tape *t = (Tape *)s;
-  (void)waiting;
+  CONTINUE_AFTER_PREFIX(spurious ? t->inner->spurious(t->inner, vm, waiting, n) : -1);
   int64_t i;
   if (!next_answer(t, vm, 'S', &i)) return -1;
   return i < n ? (int)i : -1;
@@ -267,6 +275,39 @@ static bool parse_entries(Tape *t, FILE *f) {
   }
 }
 
+static DrScheduler *replay_init(Tape *t, unsigned points) {
+  t->base.name = "replay";
+  t->base.points = points;
+  t->base.pick = rep_pick;
+  t->base.pick_waiter = rep_pick_waiter;
+  t->base.quantum = rep_quantum;
+  t->base.spurious = rep_spurious;
+  t->base.destroy = tape_destroy;
+  return &t->base;
+}
+
+DrScheduler *dr_sched_prefix(const DrSchedAnswer *answers, int n, unsigned points, DrScheduler *then) {
+  Tape *t = dr_xcalloc(1, sizeof *t);
+  t->path = dr_strdup("a decision prefix");
+  for (int i = 0; i < n; i++) DR_PUSH(t->log, t->nlog, t->log_cap, answers[i]);
+  t->inner = then;
+  return replay_init(t, points);
+}
+
+void dr_sched_replay_then(DrScheduler *replay, DrScheduler *then) {
+  Tape *t = (Tape *)replay;
+  t->inner = then;
+  t->base.name = "prefix";
+}
+
+DrScheduler *dr_sched_record_inner(DrScheduler *rec) { return ((Tape *)rec)->inner; }
+
+int dr_sched_record_log(DrScheduler *rec, const DrSchedAnswer **out) {
+  Tape *t = (Tape *)rec;
+  *out = t->log;
+  return t->nlog;
+}
+
 DrScheduler *dr_sched_replay(const char *path, const char *program, uint64_t program_hash, uint64_t *seed,
                              bool *spurious) {
   FILE *f = fopen(path, "r");
@@ -292,22 +333,18 @@ DrScheduler *dr_sched_replay(const char *path, const char *program, uint64_t pro
   if (strcmp(prog, program) != 0 || hash != program_hash)
     fprintf(stderr, "drvm: warning: %s was recorded for %s%s; replaying anyway\n", path, prog,
             strcmp(prog, program) ? "" : " before it changed");
-  t->base.name = "replay";
-  t->base.points = points;
-  t->base.pick = rep_pick;
-  t->base.pick_waiter = rep_pick_waiter;
-  t->base.quantum = rep_quantum;
-  t->base.spurious = rep_spurious;
-  t->base.destroy = tape_destroy;
   *seed = sd;
   *spurious = sp != 0;
+  snprintf(t->sched_name, sizeof t->sched_name, "%s", sched);
+  replay_init(t, points);
+  t->base.name = t->sched_name; /* a recording of this replay names the original */
   return &t->base;
 }
 
 bool dr_sched_replay_done(DrScheduler *s, DrVM *vm) {
   Tape *t = (Tape *)s;
   if (vm->halting && vm->exit_status == DR_EXIT_REPLAY) return false;
-  if (t->pos < t->nlog) {
+  if (t->pos < t->nlog && !t->inner) {
     dr_flush_output(vm);
     fprintf(vm->err_file, "drvm: replay of %s diverged: the run ended after %llu decisions, the recording has more\n",
             t->path, (unsigned long long)t->used);

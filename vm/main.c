@@ -27,6 +27,7 @@ static const char *const usage_text =
     "  --seed N          seed of every random choice (default: drawn)\n"
     "  --record FILE     write the run's schedule to FILE\n"
     "  --replay FILE     rerun the schedule recorded in FILE exactly\n"
+    "  --replay-prefix FILE  replay FILE while it lasts, then --sched decides\n"
     "  --trace[=FILE]    print every event (access, lock, call...) to FILE or stderr\n"
     "  --quantum N       steps between preemptions (rr; native's mean)\n"
     "  --spurious-wakeups  let wait() return now and then without notify\n"
@@ -53,13 +54,15 @@ static const char *const help_run =
     "  --record FILE     write the schedule's decisions to FILE\n"
     "  --replay FILE     reproduce a recorded run exactly (other scheduling\n"
     "                    options are ignored)\n"
+    "  --replay-prefix FILE  replay FILE's decisions while they last, then let\n"
+    "                    --sched decide (seeded by --seed, else FILE's seed)\n"
     "  --trace[=FILE]    one line per event to FILE (default stderr):\n"
     "                      T2 Thread-1  wr   Account#3.balance  bank.dl:14  Account.deposit\n"
     "  --quantum N       steps between preemptions (rr: exactly; native: mean)\n"
     "  --spurious-wakeups  wait() may return without notify, as Java allows\n"
     "  --max-heap SIZE   heap limit (default 2g)\n"
     "  --max-steps N     stop after N steps (branches and calls)\n"
-    "  -v, --verbose     always print the seed at the end\n"
+    "  -v, --verbose     at the end, print the scheduler, steps and the seed\n"
     "\n"
     "exit status:\n"
     "  0   the program ended normally (or the status given to System.exit)\n"
@@ -80,7 +83,7 @@ static const char *const help_disasm =
 typedef struct {
   const char *sched, *record, *replay, *trace_file;
   uint64_t seed, quantum;
-  bool have_seed, verbose, spurious, trace;
+  bool have_seed, verbose, spurious, trace, prefix;
 } RunOptions;
 
 static const char *base_name(const char *path);
@@ -152,9 +155,22 @@ static int run_program(DrVM *vm, DrClass *main_class, int argc, char **argv, con
   bool spurious = o->spurious;
   uint64_t hash = fnv1a(text, len);
   DrScheduler *sched;
+  uint64_t then_seed = 0;
   if (o->replay) {
     sched = dr_sched_replay(o->replay, base_name(path), hash, &seed, &spurious);
     if (!sched) return DR_EXIT_USAGE;
+    if (o->prefix) {
+      /* after the recording, --sched decides, seeded by --seed or the recording's seed */
+      then_seed = o->have_seed ? o->seed : seed;
+      DrSchedOptions so = {then_seed, o->quantum};
+      DrScheduler *then = dr_sched_create(o->sched, &so);
+      if (!then) {
+        fprintf(stderr, "drvm: unknown scheduler '%s' (choose one of: %s)\n", o->sched, dr_sched_names);
+        sched->destroy(sched);
+        return DR_EXIT_USAGE;
+      }
+      dr_sched_replay_then(sched, then);
+    }
   } else {
     DrSchedOptions so = {seed, o->quantum};
     sched = dr_sched_create(o->sched, &so);
@@ -162,15 +178,16 @@ static int run_program(DrVM *vm, DrClass *main_class, int argc, char **argv, con
       fprintf(stderr, "drvm: unknown scheduler '%s' (choose one of: %s)\n", o->sched, dr_sched_names);
       return DR_EXIT_USAGE;
     }
-    if (o->record) {
-      DrScheduler *rec = dr_sched_record(sched, o->record, base_name(path), hash, seed, spurious);
-      if (!rec) {
-        sched->destroy(sched);
-        return DR_EXIT_USAGE;
-      }
-      sched = rec;
-    }
   }
+  if (o->record) {
+    DrScheduler *rec = dr_sched_record(sched, o->record, base_name(path), hash, seed, spurious);
+    if (!rec) {
+      sched->destroy(sched);
+      return DR_EXIT_USAGE;
+    }
+    sched = rec;
+  }
+  DrScheduler *tape = o->replay ? (o->record ? NULL : sched) : NULL;
   DrListener *tracer = NULL;
   if (o->trace) {
     tracer = dr_tracer_new(o->trace_file);
@@ -193,12 +210,12 @@ static int run_program(DrVM *vm, DrClass *main_class, int argc, char **argv, con
     l = next;
   }
   vm->listeners = NULL;
-  if (o->replay && !dr_sched_replay_done(sched, vm)) status = DR_EXIT_REPLAY;
-  if (o->record && !o->replay && !dr_sched_record_finish(sched) && status == DR_EXIT_OK) status = DR_EXIT_USAGE;
+  if (o->replay && !dr_sched_replay_done(tape ? tape : dr_sched_record_inner(sched), vm)) status = DR_EXIT_REPLAY;
+  if (o->record && !dr_sched_record_finish(sched) && status == DR_EXIT_OK) status = DR_EXIT_USAGE;
   if (o->verbose) {
     dr_flush_output(vm);
     fprintf(vm->err_file, "drvm: scheduler %s%s, %d thread%s, %llu steps, %llu scheduling points, virtual time %.3f ms\n",
-            o->replay ? "replay of " : o->sched, o->replay ? o->replay : "", vm->nall_threads,
+            o->replay ? (o->prefix ? "prefix replay of " : "replay of ") : o->sched, o->replay ? o->replay : "", vm->nall_threads,
             vm->nall_threads == 1 ? "" : "s", (unsigned long long)vm->steps,
             (unsigned long long)vm->sched_decisions, (double)dr_now_ns(vm) / 1e6);
   }
@@ -207,8 +224,12 @@ static int run_program(DrVM *vm, DrClass *main_class, int argc, char **argv, con
   bool worth = vm->uncaught > 0 || status == DR_EXIT_DEADLOCK || status == DR_EXIT_STEPS;
   if (worth || o->verbose) {
     dr_flush_output(vm);
-    fprintf(vm->err_file, "drvm: seed %llu (rerun with --seed %llu)\n", (unsigned long long)seed,
-            (unsigned long long)seed);
+    if (o->prefix)
+      fprintf(vm->err_file, "drvm: seed %llu (rerun with --replay-prefix %s --seed %llu)\n",
+              (unsigned long long)then_seed, o->replay, (unsigned long long)then_seed);
+    else
+      fprintf(vm->err_file, "drvm: seed %llu (rerun with --seed %llu)\n", (unsigned long long)seed,
+              (unsigned long long)seed);
   }
   return status;
 }
@@ -246,7 +267,7 @@ int main(int argc, char **argv) {
 
   size_t max_heap = 0;
   uint64_t max_steps = 0, seed = 0, quantum = 0;
-  bool all = false, have_seed = false, verbose = false, spurious = false, trace = false;
+  bool all = false, have_seed = false, verbose = false, spurious = false, trace = false, prefix = false;
   const char *sched_name = "native", *record = NULL, *replay = NULL, *trace_file = NULL;
   const char *path = NULL;
   int i = 2;
@@ -262,12 +283,16 @@ int main(int argc, char **argv) {
       if (!strcmp(a, "--max-heap") ? !parse_size(v, &max_heap) : !parse_count(v, &max_steps))
         return usage_error("bad value '%s'", v);
     } else if (is_run && (!strcmp(a, "--sched") || !strcmp(a, "--seed") || !strcmp(a, "--record") ||
-                          !strcmp(a, "--replay") || !strcmp(a, "--quantum"))) {
+                          !strcmp(a, "--replay") || !strcmp(a, "--replay-prefix") || !strcmp(a, "--quantum"))) {
       if (i + 1 >= argc) return usage_error("%s needs a value", a);
       const char *v = argv[++i];
       if (!strcmp(a, "--sched")) sched_name = v;
       else if (!strcmp(a, "--record")) record = v;
-      else if (!strcmp(a, "--replay")) replay = v;
+      else if (!strcmp(a, "--replay") || !strcmp(a, "--replay-prefix")) {
+        if (replay) return usage_error("%s: give one recording (--replay or --replay-prefix), once", a);
+        replay = v;
+        prefix = a[8] == '-';
+      }
       else if (!strcmp(a, "--quantum") ? !parse_count(v, &quantum) : !parse_seed(v, &seed))
         return usage_error("bad value '%s'", v);
       if (!strcmp(a, "--seed")) have_seed = true;
@@ -329,7 +354,7 @@ int main(int argc, char **argv) {
     dr_disasm_program(&vm, all, stdout);
     status = 0;
   } else {
-    RunOptions ro = {sched_name, record, replay, trace_file, seed, quantum, have_seed, verbose, spurious, trace};
+    RunOptions ro = {sched_name, record, replay, trace_file, seed, quantum, have_seed, verbose, spurious, trace, prefix};
     status = run_program(&vm, main_class, argc - i, argv + i, path, text, len, &ro);
   }
   dr_diag_free(&diags);

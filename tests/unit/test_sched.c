@@ -170,6 +170,63 @@ static void test_two_vms_same_seed(DrCheck *t) {
   for (int k = 0; k < 3; k++) free(texts[k]);
 }
 
+/* Systematic exploration's building block: record a run, replay all of
+ * its answers (then rr, never asked) for the identical run, and replay a
+ * prefix of them continued by other schedulers: every such run completes
+ * and starts like the recorded one. */
+static void test_prefix_replay(DrCheck *t) {
+  DrSchedAnswer *answers = NULL;
+  int nanswers = 0;
+  char *texts[3] = {NULL, NULL, NULL};
+  unsigned points = 0;
+  for (int k = 0; k < 3; k++) {
+    DrVM vm;
+    dr_vm_init(&vm);
+    DrClass *m = compile_text(&vm, counter_prog, "t.dl");
+    CHECK(t, m != NULL);
+    DrSchedOptions so = {k == 2 ? 99u : 42u, 0};
+    DrScheduler *rec = NULL;
+    if (k == 0) {
+      DrScheduler *inner = dr_sched_create("random", &so);
+      points = inner->points;
+      vm.sched = rec = dr_sched_record(inner, "/dev/null", "t.dl", 0, 42, false);
+    } else {
+      int n = k == 1 ? nanswers : nanswers / 3;
+      vm.sched = dr_sched_prefix(answers, n, points, dr_sched_create(k == 1 ? "rr" : "random", &so));
+    }
+    vm.sched_points = vm.sched->points;
+    Counting cnt;
+    memset(&cnt, 0, sizeof cnt);
+    cnt.base.name = "count";
+    cnt.base.event = counting_event;
+    dr_add_listener(&vm, &cnt.base);
+    int status = -1;
+    char *out = m ? run(&vm, m, &status) : NULL;
+    CHECK(t, status == 0);
+    CHECK(t, out && strlen(out) == 9 && strcmp(out + 6, " 6\n") == 0);
+    free(out);
+    if (rec) {
+      const DrSchedAnswer *log;
+      nanswers = dr_sched_record_log(rec, &log);
+      answers = malloc(sizeof *answers * (size_t)(nanswers ? nanswers : 1));
+      memcpy(answers, log, sizeof *answers * (size_t)nanswers);
+      CHECK(t, dr_sched_record_finish(rec));
+    }
+    texts[k] = cnt.text.data ? cnt.text.data : calloc(1, 1);
+    vm.sched->destroy(vm.sched);
+    vm.listeners = NULL;
+    dr_vm_free(&vm);
+  }
+  CHECK(t, nanswers > 3);
+  CHECK(t, strcmp(texts[0], texts[1]) == 0);
+  /* the prefix run starts as the recorded one: its first events agree */
+  size_t same = 0;
+  while (texts[0][same] && texts[0][same] == texts[2][same]) same++;
+  CHECK(t, same > 200);
+  for (int k = 0; k < 3; k++) free(texts[k]);
+  free(answers);
+}
+
 static void test_rng(DrCheck *t) {
   DrRng a, b;
   dr_rng_seed(&a, 7);
@@ -191,6 +248,7 @@ int main(void) {
   DrCheck t = {0, 0};
   test_scripted(&t);
   test_two_vms_same_seed(&t);
+  test_prefix_replay(&t);
   test_rng(&t);
   return CHECK_DONE(&t);
 }
