@@ -101,8 +101,8 @@ $(BUILD)/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz_main.h $(OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(FUZZ_CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(OBJS) $(LDLIBS)
 
-bench: drvm
-	python3 tests/bench/run.py --drvm ./drvm
+bench: drvm drvm-nohooks
+	python3 tests/bench/run.py --drvm ./drvm --nohooks build-nohooks/drvm
 
 demo: drvm
 	./drvm run lang-examples/life.dl

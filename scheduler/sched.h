@@ -63,6 +63,8 @@ int dr_sched_enabled(DrVM *vm, DrThread *const **out);
 bool dr_sched_is_enabled(const DrVM *vm, const DrThread *t);
 /* t's pending event: what it executes when picked. */
 void dr_sched_pending(DrVM *vm, DrThread *t, DrEvent *ev);
+/* Only its kind, cheaply: for a scheduler that looks at every point. */
+DrEventKind dr_sched_pending_kind(DrVM *vm, const DrThread *t);
 
 /* --- deterministic randomness (sched_rng.c) --- */
 typedef struct {

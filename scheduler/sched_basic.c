@@ -66,11 +66,7 @@ static DrThread *next_enabled(DrVM *vm, const DrThread *cur) {
   return en[0];
 }
 
-static bool is_yield(DrVM *vm, DrThread *cur) {
-  DrEvent ev;
-  dr_sched_pending(vm, cur, &ev);
-  return ev.kind == DR_EV_YIELD;
-}
+static bool is_yield(DrVM *vm, DrThread *cur) { return dr_sched_pending_kind(vm, cur) == DR_EV_YIELD; }
 
 static DrThread *basic_pick(DrScheduler *s, DrVM *vm, DrThread *cur, DrPickReason reason) {
   Basic *b = (Basic *)s;

@@ -102,13 +102,13 @@ static void decode_access(DrVM *vm, const uint32_t *ip, const DrValue *R, DrEven
   bool write = fl & DR_OPF_WRITE;
   bool vol = fl & DR_OPF_SYNC;
   ev->kind = vol ? (write ? DR_EV_VWRITE : DR_EV_VREAD) : (write ? DR_EV_WRITE : DR_EV_READ);
-  const char *f = dr_op_info[ip[0]].format;
-  if (strcmp(f, "rcs") == 0 || strcmp(f, "csr") == 0) { /* static */
+  const char *f = dr_op_info[ip[0]].format; /* "rcs"/"csr", "rrf"/"rfr" or "rrr" */
+  if (f[0] == 'c' || f[1] == 'c') { /* static */
     int c = f[0] == 'r' ? 2 : 1;
     ev->cls = vm->classes[ip[c]];
     ev->field = (int32_t)ip[c + 1];
     ev->is_static = true;
-  } else if (strcmp(f, "rrf") == 0 || strcmp(f, "rfr") == 0) { /* instance field */
+  } else if (f[1] == 'f' || f[2] == 'f') { /* instance field */
     ev->obj = R[f[0] == 'r' && f[1] == 'r' ? ip[2] : ip[1]].ref;
     ev->field = (int32_t)(f[1] == 'r' ? ip[3] : ip[2]);
   } else { /* array element: ALOAD dst, arr, idx / ASTORE arr, idx, val */
@@ -117,6 +117,30 @@ static void decode_access(DrVM *vm, const uint32_t *ip, const DrValue *R, DrEven
     ev->field = R[load ? ip[3] : ip[2]].i;
   }
   if (ev->obj) ev->cls = ev->obj->cls;
+}
+
+DrEventKind dr_sched_pending_kind(DrVM *vm, const DrThread *t) {
+  if (t->state == DR_TS_ENDED || t->nframes == 0) return DR_EV_END;
+  const DrFrame *fr = &t->frames[t->nframes - 1];
+  if (!fr->ip || (fr->method->flags & DR_M_NATIVE)) return DR_EV_STEP;
+  const uint32_t *ip = fr->ip;
+  unsigned fl = dr_op_info[ip[0]].flags;
+  if (fl & (DR_OPF_READ | DR_OPF_WRITE)) {
+    bool write = fl & DR_OPF_WRITE;
+    if (fl & DR_OPF_SYNC) return write ? DR_EV_VWRITE : DR_EV_VREAD;
+    return write ? DR_EV_WRITE : DR_EV_READ;
+  }
+  if (ip[0] == DR_OP_MONITORENTER) return DR_EV_ACQUIRE;
+  if (ip[0] == DR_OP_MONITOREXIT) return DR_EV_RELEASE;
+  if (fl & DR_OPF_CALL) {
+    const DrMethod *callee = call_target(vm, ip, fr->regs);
+    if (!callee || callee->sync_event < 0) return DR_EV_CALL;
+    if (callee->sync_event == DR_EV_WAIT && t->resume == DR_RESUME_WAIT) return DR_EV_WAKE;
+    return (DrEventKind)callee->sync_event;
+  }
+  if (fl & DR_OPF_RETURN) return t->nframes == 1 ? DR_EV_END : DR_EV_RETURN;
+  if (fl & DR_OPF_NEWOBJ) return DR_EV_NEW;
+  return DR_EV_STEP;
 }
 
 void dr_sched_pending(DrVM *vm, DrThread *t, DrEvent *ev) {

@@ -19,6 +19,21 @@ It prints a table (drvm seconds, java -Xint seconds, ratio drvm/java, drvm
 peak RSS), the geometric mean of the ratios and binarytrees' peak RSS.  When
 java or javac is missing, it prints drvm's times only, with a note.
 
+The threaded programs (THREADED: series, sor, montecarlo, lockcounter) take
+the number of threads as their argument; the main table runs them with 4
+(`drvm run FILE -- 4`, `java ... 4`).  Two more tables follow, each measured
+side by side (the variants' runs interleaved, best of RUNS kept):
+
+  * scheduler cost: each threaded program under `--sched native` with 4
+    threads against the same total work done by 1 thread; the target is a
+    ratio of at most 1.10;
+  * event stream cost: every program on plain drvm (hooks compiled in, no
+    listener) against the same drvm built with -DDR_NO_HOOKS (--nohooks,
+    default build-nohooks/drvm; `make bench` builds it): the unused hooks'
+    cost, target at most 1.05 within noise; and `--trace=/dev/null` against
+    plain drvm: the cost of a listener that formats every event
+    (informative; one run, as it is 50-150 times slower).  Skipped with a note when the nohooks binary is missing.
+
 Exit status: 0 if every program ran and matched, 1 otherwise, 2 on a usage
 error.  Python 3 standard library only.
 """
@@ -38,7 +53,15 @@ import time
 BENCH_DIR = os.path.dirname(os.path.abspath(__file__))
 
 # Preferred order; any other *.dl in the directory is appended sorted.
-ORDER = ["fib", "virtualcalls", "binarytrees", "sieve", "matmul", "nbody", "strings"]
+ORDER = ["fib", "virtualcalls", "binarytrees", "sieve", "matmul", "nbody", "strings",
+         "series", "sor", "montecarlo", "lockcounter"]
+# Programs whose first argument is the number of threads (same total work).
+THREADED = ("series", "sor", "montecarlo", "lockcounter")
+MAIN_THREADS = "4"
+
+
+def prog_args(name, threads=MAIN_THREADS):
+    return [threads] if name in THREADED else []
 
 
 class Result:
@@ -156,6 +179,8 @@ def main():
     ap.add_argument("--javac", default="javac", help="javac compiler (default: javac on PATH)")
     ap.add_argument("--no-java", action="store_true", help="time drvm only")
     ap.add_argument("--timeout", type=float, default=600.0, help="seconds before one run is killed (default 600)")
+    ap.add_argument("--nohooks", default="build-nohooks/drvm",
+                    help="drvm built with -DDR_NO_HOOKS for the event stream cost (default build-nohooks/drvm)")
     ap.add_argument("names", nargs="*", help="benchmarks to run (default: all), e.g. fib nbody")
     args = ap.parse_args()
     if args.runs < 1:
@@ -207,9 +232,9 @@ def main():
                     print("  %s: javac failed:\n%s" % (name, comp.stderr), file=sys.stderr)
                     status = "JAVAC FAILED"
                 else:
-                    jbest, _ = best_of([java, "-Xint", "-cp", os.path.join(work, "classes"), cls],
+                    jbest, _ = best_of([java, "-Xint", "-cp", os.path.join(work, "classes"), cls] + prog_args(name),
                                        args.runs, args.timeout)
-            dbest, druns = best_of([drvm, "run", path], args.runs, args.timeout)
+            dbest, druns = best_of([drvm, "run", path, "--"] + prog_args(name), args.runs, args.timeout)
             rss[name] = max(r.maxrss_kib for r in druns)
 
             if dbest.timed_out or dbest.code != 0:
@@ -256,9 +281,90 @@ def main():
         print("geometric mean drvm/java -Xint: - (no program ran successfully on both)")
     if "binarytrees" in rss:
         print("binarytrees peak RSS: %d MB" % round(rss["binarytrees"] / 1024.0))
+    problems += scheduler_cost(drvm, [p for p in programs if p in THREADED], args)
+    problems += stream_cost(drvm, programs, args)
     if problems:
-        print("%d program%s failed or mismatched" % (problems, "" if problems == 1 else "s"))
+        print("%d program%s or measurement%s failed or mismatched" % (problems, "" if problems == 1 else "s",
+                                                                       "" if problems == 1 else "s"))
     return 1 if problems else 0
+
+
+def side_by_side(variants, runs, timeout):
+    """Runs each argv of variants in turn, RUNS rounds; returns the best Result per variant (None if one failed)."""
+    best = [None] * len(variants)
+    for _ in range(runs):
+        for i, argv in enumerate(variants):
+            r = run_measured(argv, timeout)
+            if r.code != 0 or r.timed_out:
+                print("  failed: %s (%s)\n%s" % (" ".join(argv), fmt_secs(r), first_lines(r.stderr)), file=sys.stderr)
+                return None
+            if best[i] is None or r.seconds < best[i].seconds:
+                best[i] = r
+    return best
+
+
+def print_table(headers, rows):
+    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(headers)]
+    print("  ".join([headers[0].ljust(widths[0])] + [h.rjust(w) for h, w in zip(headers[1:], widths[1:])]))
+    print("  ".join("-" * w for w in widths))
+    for r in rows:
+        print("  ".join([r[0].ljust(widths[0])] + [c.rjust(w) for c, w in zip(r[1:], widths[1:])]))
+    print()
+
+
+def scheduler_cost(drvm, programs, args):
+    """4 threads against 1 thread doing the same work, --sched native, no listener."""
+    if not programs:
+        return 0
+    print("Scheduler cost: %s threads vs 1 thread, same work, --sched native, no listener (target <= 1.10)"
+          % MAIN_THREADS)
+    rows, problems = [], 0
+    for name in programs:
+        print("running %s (scheduler cost) ..." % name, file=sys.stderr, flush=True)
+        path = os.path.join(BENCH_DIR, name + ".dl")
+        best = side_by_side([[drvm, "run", "--sched", "native", path, "--", "1"],
+                             [drvm, "run", "--sched", "native", path, "--", MAIN_THREADS]], args.runs, args.timeout)
+        if best is None or best[0].stdout != best[1].stdout:
+            problems += 1
+            rows.append((name, "-", "-", "-", "FAIL" if best is None else "OUTPUT DIFFERS"))
+            continue
+        ratio = best[1].seconds / best[0].seconds
+        rows.append((name, "%.3f" % best[0].seconds, "%.3f" % best[1].seconds, "%.3f" % ratio,
+                     "ok" if ratio <= 1.10 else "ABOVE TARGET"))
+    print_table(("program", "1 thread s", MAIN_THREADS + " threads s", "ratio", "target"), rows)
+    return problems
+
+
+def stream_cost(drvm, programs, args):
+    """Plain drvm against the DR_NO_HOOKS build, and against --trace=/dev/null."""
+    nohooks = os.path.abspath(args.nohooks)
+    if not (os.path.isfile(nohooks) and os.access(nohooks, os.X_OK)):
+        print("NOTE: %s not found (make drvm-nohooks builds it): event stream cost not measured.\n" % args.nohooks)
+        return 0
+    print("Event stream cost: hooks compiled in but unused vs compiled out (target <= 1.05), and with a")
+    print("listener formatting every event (--trace=/dev/null; informative)")
+    rows, problems, ratios = [], 0, []
+    for name in programs:
+        print("running %s (event stream cost) ..." % name, file=sys.stderr, flush=True)
+        path = os.path.join(BENCH_DIR, name + ".dl")
+        tail_args = ["--"] + prog_args(name)
+        best = side_by_side([[nohooks, "run", path] + tail_args, [drvm, "run", path] + tail_args], args.runs,
+                            args.timeout)
+        # formatting every event is 50-150 times slower: one run is plenty
+        traced = side_by_side([[drvm, "run", "--trace=/dev/null", path] + tail_args], 1, args.timeout)
+        if best is None or traced is None:
+            problems += 1
+            rows.append((name, "-", "-", "-", "-", "FAIL"))
+            continue
+        unused = best[1].seconds / best[0].seconds
+        ratios.append(unused)
+        rows.append((name, "%.3f" % best[0].seconds, "%.3f" % best[1].seconds, "%.3f" % unused,
+                     "%.3f" % traced[0].seconds, "%.1fx" % (traced[0].seconds / best[1].seconds)))
+    print_table(("program", "no hooks s", "drvm s", "unused/none", "traced s", "traced/drvm"), rows)
+    if ratios:
+        geo = math.exp(sum(math.log(r) for r in ratios) / len(ratios))
+        print("geometric mean unused hooks / no hooks: %.3f (%s)\n" % (geo, "ok" if geo <= 1.05 else "ABOVE TARGET"))
+    return problems
 
 
 if __name__ == "__main__":
