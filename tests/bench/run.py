@@ -32,7 +32,8 @@ side by side (the variants' runs interleaved, best of RUNS kept):
     default build-nohooks/drvm; `make bench` builds it): the unused hooks'
     cost, target at most 1.05 within noise; and `--trace=/dev/null` against
     plain drvm: the cost of a listener that formats every event
-    (informative; one run, as it is 50-150 times slower).  Skipped with a note when the nohooks binary is missing.
+    (informative; one run, as it is 50-150 times slower).  Skipped with a
+    note when the nohooks binary is missing.
 
 Exit status: 0 if every program ran and matched, 1 otherwise, 2 on a usage
 error.  Python 3 standard library only.
