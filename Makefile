@@ -108,7 +108,7 @@ demo: drvm
 	./drvm run lang-examples/life.dl
 
 clean:
-	rm -rf build build-asan build-fuzz build-libfuzzer drvm drvm-asan
+	rm -rf build build-asan build-fuzz build-libfuzzer build-nohooks build-stress drvm drvm-asan
 
 .PHONY: all test unit asan bench demo clean fuzz fuzz-smoke fuzz-bins
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -31,6 +31,10 @@
   X(SLEEP, "sleep", DR_EVF_SYNC)                                              \
   X(YIELD, "yield", DR_EVF_SYNC)                                              \
   X(INTERRUPT, "intr", DR_EVF_SYNC)       /* other = the interrupted thread */ \
+  /* a thread found interrupted (isInterrupted/interrupted true, or an   \
+   * InterruptedException thrown): the interrupt synchronizes with it   \
+   * (JLS 17.4.4); other = that thread */                               \
+  X(INTERRUPTED, "intr-seen", DR_EVF_SYNC)                                    \
   X(CALL, "call", DR_EVF_CALL)            /* callee = the method entered */   \
   X(RETURN, "ret", DR_EVF_CALL)           /* arg = 1 when unwound by an exception */ \
   X(NEW, "new", 0)                        /* object allocated */             \

@@ -208,6 +208,14 @@ static void emit_unwind(DrVM *vm, DrThread *th, DrFrame *fr) {
   dr_event_at(&ev, DR_EV_RETURN, th);
   ev.callee = fr->method;
   ev.arg = 1;
+  if (!is_user(fr->method) && th->nframes > 1) {
+    /* placed at the program's call site, as its call was */
+    const DrFrame *caller = &th->frames[th->nframes - 2];
+    if (caller->ip) {
+      ev.method = caller->method;
+      ev.pc = (uint32_t)(caller->ip - caller->method->code);
+    }
+  }
   dr_emit_event(vm, &ev);
 }
 

@@ -167,7 +167,9 @@ void dr_sched_pending(DrVM *vm, DrThread *t, DrEvent *ev) {
     if (callee && callee->sync_event >= 0) {
       ev->kind = (DrEventKind)callee->sync_event;
       if (ev->kind == DR_EV_WAIT && t->resume == DR_RESUME_WAIT) ev->kind = DR_EV_WAKE;
-      if ((ev->kind == DR_EV_FORK || ev->kind == DR_EV_JOIN || ev->kind == DR_EV_INTERRUPT) && ev->obj) {
+      if (ev->kind == DR_EV_INTERRUPTED && !ev->obj) ev->other = t; /* Thread.interrupted() */
+      if ((ev->kind == DR_EV_FORK || ev->kind == DR_EV_JOIN || ev->kind == DR_EV_INTERRUPT ||
+           ev->kind == DR_EV_INTERRUPTED) && ev->obj) {
         int32_t tid = ((DrInstance *)ev->obj)->fields[vm->thread_tid_slot].i;
         ev->other = tid > 0 && tid <= vm->nall_threads ? vm->all_threads[tid - 1] : NULL;
       }

@@ -256,8 +256,11 @@ static void set_interrupted(DrVM *vm, DrObj *jt, bool on) {
   if (jt) ((DrInstance *)jt)->fields[vm->thread_intr_slot].i = on;
 }
 
+static void emit_other(DrVM *vm, DrEventKind kind, DrThread *t, DrThread *other, int64_t arg);
+
 static bool throw_interrupted(DrVM *vm, DrThread *t, const char *msg) {
   set_interrupted(vm, t->jthread, false);
+  emit_other(vm, DR_EV_INTERRUPTED, t, t, 0);
   t->woken_by_interrupt = false;
   return dr_throw(vm, DR_WK_INTERRUPTED, msg ? "%s" : NULL, msg);
 }
@@ -372,7 +375,9 @@ static bool thread_start(DrVM *vm, DrValue *args, DrValue *ret) {
   f->ret_reg = 0;
   regs[0].ref = jt;
   emit_other(vm, DR_EV_FORK, vm->thread, t, 0);
-  if (vm->listeners) {
+  if (vm->listeners && !(run->owner->flags & DR_CLS_BUILTIN)) {
+    /* a Runnable's run() is entered from the library's Thread.run: that
+     * call is reported by the interpreter, like any library-to-program call */
     DrEvent ev;
     dr_event_at(&ev, DR_EV_CALL, t);
     ev.callee = run;
@@ -386,6 +391,17 @@ static bool thread_start(DrVM *vm, DrValue *args, DrValue *ret) {
 static bool join_for(DrVM *vm, DrObj *jt, int64_t ms) {
   DrThread *t = vm->thread;
   DrThread *target = thread_of(vm, jt);
+  if (t->resume == DR_RESUME_WAIT) {
+    /* Joined while holding the Thread object's monitor: the JDK's join
+     * waits on that object, releasing it, and so did we (below). */
+    if (!wait_for(vm, jt, ms)) return false;
+    if (target && target->state == DR_TS_ENDED) {
+      emit_other(vm, DR_EV_JOIN, t, target, ms);
+      return true;
+    }
+    if (ms > 0) return true;     /* timed out */
+    return wait_for(vm, jt, 0); /* a notifyAll by the program: still alive, wait on */
+  }
   if (t->resume == DR_RESUME_JOIN) {
     t->resume = DR_RESUME_NONE;
     t->join_target = NULL;
@@ -401,6 +417,7 @@ static bool join_for(DrVM *vm, DrObj *jt, int64_t ms) {
     return true;
   }
   if (is_interrupted(vm, t)) return throw_interrupted(vm, t, NULL);
+  if (owns(t, jt)) return wait_for(vm, jt, ms);
   t->state = DR_TS_JOINING;
   vm->sched_gen++;
   t->join_target = target;
@@ -475,6 +492,7 @@ static bool thread_interrupt(DrVM *vm, DrValue *args, DrValue *ret) {
 
 static bool thread_is_interrupted(DrVM *vm, DrValue *args, DrValue *ret) {
   ret->i = ((DrInstance *)args[0].ref)->fields[vm->thread_intr_slot].i != 0;
+  if (ret->i) emit_other(vm, DR_EV_INTERRUPTED, vm->thread, thread_of(vm, args[0].ref), 0);
   return true;
 }
 
@@ -482,6 +500,7 @@ static bool thread_interrupted(DrVM *vm, DrValue *args, DrValue *ret) {
   (void)args;
   ret->i = is_interrupted(vm, vm->thread);
   set_interrupted(vm, vm->thread->jthread, false);
+  if (ret->i) emit_other(vm, DR_EV_INTERRUPTED, vm->thread, vm->thread, 0);
   return true;
 }
 
@@ -491,6 +510,13 @@ static bool thread_is_alive(DrVM *vm, DrValue *args, DrValue *ret) {
   DrThread *t = thread_of(vm, args[0].ref);
   ret->i = t && t->state != DR_TS_ENDED;
   if (t && !ret->i) emit_other(vm, DR_EV_JOIN, vm->thread, t, -1);
+  return true;
+}
+
+/* Only the caller's own holds: no other thread's state is read. */
+static bool thread_holds_lock(DrVM *vm, DrValue *args, DrValue *ret) {
+  if (!args[0].ref) return dr_throw_npe(vm);
+  ret->i = owns(vm->thread, args[0].ref);
   return true;
 }
 
@@ -529,10 +555,11 @@ static bool thread_current(DrVM *vm, DrValue *args, DrValue *ret) {
   X("java.lang.Thread", "sleep(long)", thread_sleep, DR_EV_SLEEP)             \
   X("java.lang.Thread", "yield()", thread_yield, DR_EV_YIELD)                 \
   X("java.lang.Thread", "interrupt()", thread_interrupt, DR_EV_INTERRUPT)     \
-  X("java.lang.Thread", "isInterrupted()", thread_is_interrupted, -1)         \
-  X("java.lang.Thread", "interrupted()", thread_interrupted, -1)              \
+  X("java.lang.Thread", "isInterrupted()", thread_is_interrupted, DR_EV_INTERRUPTED) \
+  X("java.lang.Thread", "interrupted()", thread_interrupted, DR_EV_INTERRUPTED) \
   X("java.lang.Thread", "isAlive()", thread_is_alive, DR_EV_JOIN)             \
   X("java.lang.Thread", "terminated()", thread_terminated, -1)                \
+  X("java.lang.Thread", "holdsLock(Object)", thread_holds_lock, -1)           \
   X("java.lang.Thread", "currentThread()", thread_current, -1)
 
 static const struct {

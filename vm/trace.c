@@ -88,6 +88,7 @@ void dr_event_target(DrVM *vm, const DrEvent *e, DrBuf *b) {
   case DR_EV_FORK:
   case DR_EV_JOIN:
   case DR_EV_INTERRUPT:
+  case DR_EV_INTERRUPTED:
     if (e->other) {
       char nb[128];
       snprintf(buf, sizeof buf, "T%d %s", e->other->id, dr_thread_name(vm, e->other, nb, sizeof nb));
