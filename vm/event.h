@@ -38,6 +38,9 @@
   X(CALL, "call", DR_EVF_CALL)            /* callee = the method entered */   \
   X(RETURN, "ret", DR_EVF_CALL)           /* arg = 1 when unwound by an exception */ \
   X(NEW, "new", 0)                        /* object allocated */             \
+  /* a class's static initializer completed: it happens-before every use  \
+   * of the class by other threads (JLS 12.4.2); cls = the class */       \
+  X(INIT, "init", 0)                                                          \
   X(STEP, "step", 0)                      /* pending only: any other instruction */
 
 enum {
@@ -76,10 +79,16 @@ typedef struct DrEvent {
   int64_t arg;             /* SLEEP / WAIT / JOIN: milliseconds (0 = none); RETURN: unwound */
 } DrEvent;
 
-/* A listener: receives every event after it took effect.  Listeners are
- * called in the order they were added. */
+/* A listener: receives the events it asks for after they took effect.
+ * Listeners are called in the order they were added. */
+#define DR_EV_BIT(kind) (1u << (kind))
+#define DR_EV_ALL ((1u << DR_EV__COUNT) - 1u)
 typedef struct DrListener {
   const char *name;
+  /* DR_EV_BIT()s of the kinds it receives; 0 means all.  The interpreter
+   * hooks only what some listener (or the scheduler) needs: a detector
+   * that ignores calls does not pay for them. */
+  uint32_t events;
   void (*event)(struct DrListener *self, DrVM *vm, const DrEvent *e);
   void (*finish)(struct DrListener *self, DrVM *vm); /* the run ended; may be NULL */
   struct DrListener *next;

@@ -237,6 +237,7 @@ void dr_gc_collect(DrVM *vm) {
       link = &o->gc_next;
     } else {
       *link = o->gc_next;
+      if (o->shadow && vm->shadow_free) vm->shadow_free(vm->shadow_ctx, o);
       gc_free_monitor(o->monitor);
       pool_free(vm, o, gc_object_size(o));
     }
@@ -315,6 +316,7 @@ void dr_gc_free_all(DrVM *vm) {
   DrObj *o = vm->objects;
   while (o) {
     DrObj *n = o->gc_next;
+    if (o->shadow && vm->shadow_free) vm->shadow_free(vm->shadow_ctx, o);
     gc_free_monitor(o->monitor);
     if (!pool_sized(gc_object_size(o))) free(o);
     o = n;

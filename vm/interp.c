@@ -172,7 +172,7 @@ static DrThread *hook_before(DrVM *vm, DrThread *th, DrEvent *ev, bool *post) {
     DrThread *next = dr_sched_point(vm, DR_PICK_EVENT);
     if (next != th) return next;
   }
-  if (!vm->listeners) return th;
+  if (!dr_listening(vm, ev->kind)) return th;
   if (ev->kind == DR_EV_CALL && ev->callee && (ev->callee->flags & DR_M_NATIVE)) {
     dr_emit_event(vm, ev); /* a native call returns within the instruction */
     ev->kind = DR_EV_RETURN;
@@ -202,7 +202,7 @@ static DrObj *pending_lock(const DrThread *th) {
 }
 
 static void emit_unwind(DrVM *vm, DrThread *th, DrFrame *fr) {
-  if (!vm->listeners || !(is_user(fr->method) || (th->nframes > 1 && is_user(th->frames[th->nframes - 2].method))))
+  if (!dr_listening(vm, DR_EV_RETURN) || !(is_user(fr->method) || (th->nframes > 1 && is_user(th->frames[th->nframes - 2].method))))
     return;
   DrEvent ev;
   dr_event_at(&ev, DR_EV_RETURN, th);
@@ -302,6 +302,13 @@ static void interp_run(DrVM *vm) {
 #define TRACE() ((void)0)
 #endif
 
+  /* the instructions whose events the scheduler or a listener wants */
+  unsigned hook_ops = 0;
+  if ((vm->sched_points & DR_SP_ACCESS) || (vm->listen_mask & (DR_EV_BIT(DR_EV_READ) | DR_EV_BIT(DR_EV_WRITE))))
+    hook_ops |= DR_OPF_READ | DR_OPF_WRITE;
+  if ((vm->sched_points & DR_SP_CALL) || (vm->listen_mask & (DR_EV_BIT(DR_EV_CALL) | DR_EV_BIT(DR_EV_RETURN))))
+    hook_ops |= DR_OPF_CALL | DR_OPF_RETURN;
+  if (vm->listen_mask & DR_EV_BIT(DR_EV_NEW)) hook_ops |= DR_OPF_NEWOBJ;
 #ifdef DR_COMPUTED_GOTO
   static const void *const labels[DR_OP__COUNT] = {
 #define DR_OP_LABEL(name, fmt, flags) &&L_##name,
@@ -311,7 +318,7 @@ static void interp_run(DrVM *vm) {
   const void *hooked[DR_OP__COUNT], *posted[DR_OP__COUNT];
   for (int i = 0; i < DR_OP__COUNT; i++) {
     unsigned f = dr_op_info[i].flags;
-    hooked[i] = ((f & DR_OPF_HOOKED) && !(f & DR_OPF_SYNC)) ? &&hook_pre : labels[i];
+    hooked[i] = ((f & hook_ops) && !(f & DR_OPF_SYNC)) ? &&hook_pre : labels[i];
     posted[i] = &&hook_post;
   }
 #ifdef DR_NO_HOOKS
@@ -430,7 +437,7 @@ dispatch:
   if (DR_UNLIKELY(vm->hooks)) {
     if (post_pending) goto hook_post;
     unsigned f_ = dr_op_info[*ip].flags;
-    if ((f_ & DR_OPF_HOOKED) && !(f_ & DR_OPF_SYNC)) goto hook_pre;
+    if ((f_ & hook_ops) && !(f_ & DR_OPF_SYNC)) goto hook_pre;
   }
 run_op:
   switch ((DrOpcode)*ip) {
@@ -691,7 +698,7 @@ run_op:
     SYNC_POINT();
     int32_t slot = (int32_t)A3;
     R[A1] = o->fields[slot];
-    if (DR_UNLIKELY(vm->listeners)) emit_access(vm, th, DR_EV_VREAD, &o->hdr, NULL, slot, false);
+    if (DR_UNLIKELY(dr_listening(vm, DR_EV_VREAD))) emit_access(vm, th, DR_EV_VREAD, &o->hdr, NULL, slot, false);
     NEXT(4);
   }
   CASE(PUTFIELD_V) {
@@ -699,7 +706,7 @@ run_op:
     if (DR_UNLIKELY(!o)) THROW_WITH(dr_throw_npe(vm));
     SYNC_POINT();
     o->fields[A2] = R[A3];
-    if (DR_UNLIKELY(vm->listeners)) emit_access(vm, th, DR_EV_VWRITE, &o->hdr, NULL, (int32_t)A2, false);
+    if (DR_UNLIKELY(dr_listening(vm, DR_EV_VWRITE))) emit_access(vm, th, DR_EV_VWRITE, &o->hdr, NULL, (int32_t)A2, false);
     NEXT(4);
   }
   CASE(GETSTATIC_V) {
@@ -708,7 +715,7 @@ run_op:
     SYNC_POINT();
     int32_t slot = (int32_t)A3;
     R[A1] = c->statics[slot];
-    if (DR_UNLIKELY(vm->listeners)) emit_access(vm, th, DR_EV_VREAD, NULL, c, slot, true);
+    if (DR_UNLIKELY(dr_listening(vm, DR_EV_VREAD))) emit_access(vm, th, DR_EV_VREAD, NULL, c, slot, true);
     NEXT(4);
   }
   CASE(PUTSTATIC_V) {
@@ -716,7 +723,7 @@ run_op:
     ENSURE_INIT(c, -1);
     SYNC_POINT();
     c->statics[A2] = R[A3];
-    if (DR_UNLIKELY(vm->listeners)) emit_access(vm, th, DR_EV_VWRITE, NULL, c, (int32_t)A2, true);
+    if (DR_UNLIKELY(dr_listening(vm, DR_EV_VWRITE))) emit_access(vm, th, DR_EV_VWRITE, NULL, c, (int32_t)A2, true);
     NEXT(4);
   }
   CASE(CLASSLOCK) {
@@ -919,6 +926,12 @@ run_op:
       m->owner->init_state = DR_INIT_DONE;
       vm->sched_gen++;
       m->owner->init_thread = NULL;
+      if (dr_listening(vm, DR_EV_INIT) && is_user(m)) {
+        DrEvent ev;
+        dr_event_at(&ev, DR_EV_INIT, th);
+        ev.cls = m->owner;
+        dr_emit_event(vm, &ev);
+      }
     }
     uint32_t rr = fr->ret_reg;
     th->nframes--;
@@ -1043,7 +1056,7 @@ switch_to:
 
 thread_over:
   /* th's first frame returned: the thread ends */
-  if (vm->listeners) {
+  if (dr_listening(vm, DR_EV_RETURN)) {
     DrEvent ev;
     dr_event_at(&ev, DR_EV_RETURN, th);
     ev.callee = th->frames[0].method;
@@ -1158,7 +1171,7 @@ int dr_run_main(DrVM *vm, DrClass *cls, int argc, char **argv) {
   f->regs[0].ref = &args->hdr;
   /* Java initializes the main class before main runs: its <clinit>
    * frames go above main's. */
-  if (vm->listeners) {
+  if (dr_listening(vm, DR_EV_CALL)) {
     DrEvent ev;
     dr_event_at(&ev, DR_EV_CALL, t);
     ev.callee = main;

@@ -210,6 +210,7 @@ static int run_program(DrVM *vm, DrClass *main_class, int argc, char **argv, con
     l = next;
   }
   vm->listeners = NULL;
+  vm->listen_mask = 0;
   if (o->replay && !dr_sched_replay_done(tape ? tape : dr_sched_record_inner(sched), vm)) status = DR_EXIT_REPLAY;
   if (o->record && !dr_sched_record_finish(sched) && status == DR_EXIT_OK) status = DR_EXIT_USAGE;
   if (o->verbose) {

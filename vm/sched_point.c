@@ -17,11 +17,14 @@ void dr_add_listener(DrVM *vm, DrListener *l) {
   while (*p) p = &(*p)->next;
   l->next = NULL;
   *p = l;
+  vm->listen_mask |= l->events ? l->events : DR_EV_ALL;
   vm->hooks = true;
 }
 
 void dr_emit_event(DrVM *vm, const DrEvent *e) {
-  for (DrListener *l = vm->listeners; l; l = l->next) l->event(l, vm, e);
+  uint32_t bit = DR_EV_BIT(e->kind);
+  for (DrListener *l = vm->listeners; l; l = l->next)
+    if (!l->events || (l->events & bit)) l->event(l, vm, e);
 }
 
 void dr_event_at(DrEvent *e, DrEventKind kind, DrThread *t) {

@@ -375,7 +375,7 @@ static bool thread_start(DrVM *vm, DrValue *args, DrValue *ret) {
   f->ret_reg = 0;
   regs[0].ref = jt;
   emit_other(vm, DR_EV_FORK, vm->thread, t, 0);
-  if (vm->listeners && !(run->owner->flags & DR_CLS_BUILTIN)) {
+  if (dr_listening(vm, DR_EV_CALL) && !(run->owner->flags & DR_CLS_BUILTIN)) {
     /* a Runnable's run() is entered from the library's Thread.run: that
      * call is reported by the interpreter, like any library-to-program call */
     DrEvent ev;

@@ -107,6 +107,7 @@ void dr_event_target(DrVM *vm, const DrEvent *e, DrBuf *b) {
     if (e->kind == DR_EV_RETURN && e->arg) dr_buf_append_str(b, " (exception)");
     break;
   case DR_EV_NEW: dr_buf_append_str(b, dr_obj_name(e->obj, buf, sizeof buf)); break;
+  case DR_EV_INIT: dr_buf_append_str(b, e->cls ? dr_class_display_name(e->cls, buf, sizeof buf) : "-"); break;
   case DR_EV_SLEEP:
     snprintf(buf, sizeof buf, "%lld ms", (long long)e->arg);
     dr_buf_append_str(b, buf);

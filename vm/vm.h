@@ -117,6 +117,11 @@ typedef struct DrVM {
   /* scheduling and the event stream */
   struct DrScheduler *sched;
   DrListener *listeners;
+  uint32_t listen_mask;    /* DR_EV_BIT()s some listener receives */
+  /* Frees an object's detector state (DrObj.shadow) when the GC frees
+   * the object; set by whoever attaches shadows. */
+  void (*shadow_free)(void *ctx, DrObj *o);
+  void *shadow_ctx;
   unsigned sched_points;   /* the scheduler's DR_SP_* */
   bool hooks;              /* listeners or extra points: the interpreter's hooked dispatch */
   DrMethod *thread_run;    /* Thread.run(): a started thread's first frame, by vtable */
@@ -215,6 +220,8 @@ void dr_emit_event(DrVM *vm, const DrEvent *e);
 /* Fills the position fields of e from t's innermost bytecode frame. */
 void dr_event_at(DrEvent *e, DrEventKind kind, DrThread *t);
 void dr_add_listener(DrVM *vm, DrListener *l);
+/* Whether some listener receives events of this kind. */
+static inline bool dr_listening(const DrVM *vm, DrEventKind kind) { return vm->listen_mask & DR_EV_BIT(kind); }
 /* Prints the JDK-like thread dump and the lock cycle; sets exit status 4. */
 void dr_report_deadlock(DrVM *vm);
 /* An object's name in traces and reports: "Account#3", "int[]#2". */
