@@ -10,7 +10,7 @@ CFLAGS += $(WARN) $(OPT) $(FPFLAGS)
 LDLIBS += -lm
 BUILD ?= build
 
-SRCS := $(wildcard compiler/*.c) $(wildcard vm/*.c) $(wildcard scheduler/*.c)
+SRCS := $(wildcard compiler/*.c) $(wildcard vm/*.c) $(wildcard scheduler/*.c) $(wildcard detector/*.c)
 MAIN_SRC := vm/main.c
 LIB_SRCS := $(filter-out $(MAIN_SRC),$(SRCS))
 OBJS := $(patsubst %.c,$(BUILD)/%.o,$(LIB_SRCS)) $(BUILD)/gen/prelude.o

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "../compiler/compile.h"
+#include "../detector/detector.h"
 #include "../scheduler/sched.h"
 #include "disasm.h"
 #include "trace.h"
@@ -29,6 +30,13 @@ static const char *const usage_text =
     "  --replay FILE     rerun the schedule recorded in FILE exactly\n"
     "  --replay-prefix FILE  replay FILE while it lasts, then --sched decides\n"
     "  --trace[=FILE]    print every event (access, lock, call...) to FILE or stderr\n"
+    "  --detector NAME   race detector: ft (default), djit, basicvc, eraser,\n"
+    "                    hybrid, empty, none\n"
+    "  --all-races       report every racing pair, not one report per field\n"
+    "  --race-exit-code N  exit status when races are found (default 66)\n"
+    "  --report json=FILE  also write the races as JSON\n"
+    "  --potential-races FILE  hybrid: write potentially racing statement pairs\n"
+    "  --stats           print the detector's statistics at the end\n"
     "  --quantum N       steps between preemptions (rr; native's mean)\n"
     "  --spurious-wakeups  let wait() return now and then without notify\n"
     "  -v, --verbose     at the end, print the scheduler, steps and the seed\n"
@@ -60,6 +68,21 @@ static const char *const help_run =
     "                      T2 Thread-1  wr   Account#3.balance  bank.dl:14  Account.deposit\n"
     "  --quantum N       steps between preemptions (rr: exactly; native: mean)\n"
     "  --spurious-wakeups  wait() may return without notify, as Java allows\n"
+    "  --detector NAME   the race detector watching the run:\n"
+    "                      ft       FastTrack (default): precise, no false alarms\n"
+    "                      djit     DJIT+ vector clocks (same races as ft, slower)\n"
+    "                      basicvc  plain vector clocks (same races, slowest)\n"
+    "                      eraser   Eraser locksets (false alarms on hand-offs)\n"
+    "                      hybrid   locksets + start/join/notify order: potential races\n"
+    "                      empty    receives every event, does nothing\n"
+    "                      none     no detector\n"
+    "  --all-races       report every racing pair (default: one report per field\n"
+    "                    or per array access site)\n"
+    "  --race-exit-code N  exit status of a run that found races (default 66)\n"
+    "  --report json=FILE  write the races as JSON (a stable id per race)\n"
+    "  --potential-races FILE  with --detector hybrid: write the potentially\n"
+    "                    racing statement pairs (RaceFuzzer's input)\n"
+    "  --stats           print the detector's rule counts, clocks and memory\n"
     "  --max-heap SIZE   heap limit (default 2g)\n"
     "  --max-steps N     stop after N steps (branches and calls)\n"
     "  -v, --verbose     at the end, print the scheduler, steps and the seed\n"
@@ -71,7 +94,9 @@ static const char *const help_run =
     "  3   compile error\n"
     "  4   deadlock: threads remain and none can run (a thread dump is printed)\n"
     "  5   the --max-steps limit was reached\n"
-    "  6   --replay: the recording does not fit the program's run\n";
+    "  6   --replay: the recording does not fit the program's run\n"
+    "  66  the detector found data races (--race-exit-code), if the program\n"
+    "      itself ended with status 0\n";
 
 static const char *const help_check =
     "usage: drvm check prog.dl\n\nCompiles prog.dl and reports every error; exit status 3 if any, else 0.\n";
@@ -84,6 +109,12 @@ typedef struct {
   const char *sched, *record, *replay, *trace_file;
   uint64_t seed, quantum;
   bool have_seed, verbose, spurious, trace, prefix;
+  const char *detector, *json, *potential;
+  bool all_races, stats;
+  int race_exit;
+  const char *path;
+  int argc;
+  char **argv;             /* the program's arguments */
 } RunOptions;
 
 static const char *base_name(const char *path);
@@ -146,6 +177,61 @@ static uint64_t fnv1a(const char *s, size_t n) {
   return h;
 }
 
+static void cmd_arg(DrBuf *b, const char *a) {
+  bool plain = *a != 0;
+  for (const char *p = a; *p; p++)
+    if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || strchr("-_./=:,+@%", *p)))
+      plain = false;
+  dr_buf_append_str(b, " ");
+  if (plain) {
+    dr_buf_append_str(b, a);
+    return;
+  }
+  dr_buf_append_str(b, "'");
+  for (const char *p = a; *p; p++) {
+    if (*p == '\'') dr_buf_append_str(b, "'\\''");
+    else dr_buf_append(b, p, 1);
+  }
+  dr_buf_append_str(b, "'");
+}
+
+/* The command line that reruns this run exactly, for race reports. */
+static char *replay_command(const RunOptions *o, uint64_t seed, uint64_t then_seed) {
+  DrBuf b = {0};
+  char num[32];
+  dr_buf_append_str(&b, "drvm run");
+  if (o->replay && !o->prefix) {
+    cmd_arg(&b, "--replay");
+    cmd_arg(&b, o->replay);
+  } else {
+    if (o->prefix) {
+      cmd_arg(&b, "--replay-prefix");
+      cmd_arg(&b, o->replay);
+    }
+    if (strcmp(o->sched, "native") != 0) {
+      cmd_arg(&b, "--sched");
+      cmd_arg(&b, o->sched);
+    }
+    snprintf(num, sizeof num, "%llu", (unsigned long long)(o->prefix ? then_seed : seed));
+    cmd_arg(&b, "--seed");
+    cmd_arg(&b, num);
+    if (o->quantum) {
+      snprintf(num, sizeof num, "%llu", (unsigned long long)o->quantum);
+      cmd_arg(&b, "--quantum");
+      cmd_arg(&b, num);
+    }
+    if (o->spurious) cmd_arg(&b, "--spurious-wakeups");
+  }
+  if (strcmp(o->detector, "ft") != 0) {
+    cmd_arg(&b, "--detector");
+    cmd_arg(&b, o->detector);
+  }
+  cmd_arg(&b, o->path);
+  for (int i = 0; i < o->argc; i++) cmd_arg(&b, o->argv[i]);
+  dr_buf_append(&b, "", 1);
+  return b.data;
+}
+
 /* Runs the compiled program under the chosen scheduler; returns the exit
  * status.  The seed line goes last on stderr when the run is worth
  * reproducing. */
@@ -198,6 +284,25 @@ static int run_program(DrVM *vm, DrClass *main_class, int argc, char **argv, con
     }
     dr_add_listener(vm, tracer);
   }
+  char *replay_cmd = replay_command(o, seed, then_seed);
+  DrDetectorOptions dopt = {o->detector, o->all_races, o->stats, o->json, o->potential, replay_cmd,
+                            o->prefix ? then_seed : seed};
+  DrDetectorResult dres;
+  char derr[256];
+  DrListener *det = dr_detector_new(vm, &dopt, &dres, derr, sizeof derr);
+  if (!det && derr[0]) {
+    fprintf(stderr, "drvm: %s\n", derr);
+    free(replay_cmd);
+    for (DrListener *l = vm->listeners; l;) {
+      DrListener *next = l->next;
+      if (l->finish) l->finish(l, vm);
+      l = next;
+    }
+    vm->listeners = NULL;
+    sched->destroy(sched);
+    return DR_EXIT_USAGE;
+  }
+  if (det) dr_add_listener(vm, det);
   vm->sched = sched;
   vm->sched_points = sched->points;
   if (sched->points) vm->hooks = true;
@@ -211,6 +316,9 @@ static int run_program(DrVM *vm, DrClass *main_class, int argc, char **argv, con
   }
   vm->listeners = NULL;
   vm->listen_mask = 0;
+  free(replay_cmd);
+  if (dres.races > 0 && status == DR_EXIT_OK) status = o->race_exit;
+  if (dres.failed && status == DR_EXIT_OK) status = DR_EXIT_USAGE;
   if (o->replay && !dr_sched_replay_done(tape ? tape : dr_sched_record_inner(sched), vm)) status = DR_EXIT_REPLAY;
   if (o->record && !dr_sched_record_finish(sched) && status == DR_EXIT_OK) status = DR_EXIT_USAGE;
   if (o->verbose) {
@@ -270,6 +378,9 @@ int main(int argc, char **argv) {
   uint64_t max_steps = 0, seed = 0, quantum = 0;
   bool all = false, have_seed = false, verbose = false, spurious = false, trace = false, prefix = false;
   const char *sched_name = "native", *record = NULL, *replay = NULL, *trace_file = NULL;
+  const char *detector = "ft", *json = NULL, *potential = NULL;
+  bool all_races = false, stats = false;
+  uint64_t race_exit = DR_EXIT_RACES;
   const char *path = NULL;
   int i = 2;
   for (; i < argc; i++) {
@@ -297,6 +408,24 @@ int main(int argc, char **argv) {
       else if (!strcmp(a, "--quantum") ? !parse_count(v, &quantum) : !parse_seed(v, &seed))
         return usage_error("bad value '%s'", v);
       if (!strcmp(a, "--seed")) have_seed = true;
+    } else if (is_run && (!strcmp(a, "--detector") || !strcmp(a, "--report") || !strcmp(a, "--potential-races") ||
+                          !strcmp(a, "--race-exit-code"))) {
+      if (i + 1 >= argc) return usage_error("%s needs a value", a);
+      const char *v = argv[++i];
+      if (!strcmp(a, "--detector")) {
+        detector = v;
+      } else if (!strcmp(a, "--report")) {
+        if (strncmp(v, "json=", 5) != 0 || !v[5]) return usage_error("--report takes json=FILE, not '%s'", v);
+        json = v + 5;
+      } else if (!strcmp(a, "--potential-races")) {
+        potential = v;
+      } else if (!parse_seed(v, &race_exit) || race_exit > 255) {
+        return usage_error("--race-exit-code takes 0..255, not '%s'", v);
+      }
+    } else if (is_run && !strcmp(a, "--all-races")) {
+      all_races = true;
+    } else if (is_run && !strcmp(a, "--stats")) {
+      stats = true;
     } else if (is_run && (!strcmp(a, "--trace") || !strncmp(a, "--trace=", 8))) {
       trace = true;
       trace_file = a[7] == '=' ? a + 8 : NULL;
@@ -355,7 +484,8 @@ int main(int argc, char **argv) {
     dr_disasm_program(&vm, all, stdout);
     status = 0;
   } else {
-    RunOptions ro = {sched_name, record, replay, trace_file, seed, quantum, have_seed, verbose, spurious, trace, prefix};
+    RunOptions ro = {sched_name, record, replay, trace_file, seed, quantum, have_seed, verbose, spurious, trace, prefix,
+                     detector, json, potential, all_races, stats, (int)race_exit, path, argc - i, argv + i};
     status = run_program(&vm, main_class, argc - i, argv + i, path, text, len, &ro);
   }
   dr_diag_free(&diags);

@@ -1,0 +1,209 @@
+/* The detectors' shared core (det_core.c, det_ctx.c, det_report.c): per
+ * thread state, shadow memory beside each object, the table of access
+ * contexts (hash-consed call stacks with the locks held), and race
+ * reports.  Each detector is a DrDetOps: what it keeps per location and
+ * what it does at an access. */
+#ifndef DR_DET_H
+#define DR_DET_H
+
+#include "detector.h"
+#include "vc.h"
+
+typedef struct DrDet DrDet;
+
+/* A memory location as the papers model it. */
+typedef struct {
+  DrObj *obj;              /* instance or array; NULL for a static */
+  DrClass *cls;            /* the object's class, or the static's class */
+  int32_t index;           /* field slot, static slot or array index */
+  bool is_static, is_array;
+} DrLoc;
+
+/* One access as reports show it: who, where (context: stack + locks). */
+typedef struct {
+  bool write;
+  uint32_t tid;
+  uint32_t ctx;
+  uint32_t clock;          /* its thread's clock at the access (epoch) */
+} DrAccess;
+
+/* Per thread.  Indexed by DrThread id. */
+typedef struct {
+  DrVC C;                  /* C_t */
+  DrVC I;                  /* interrupts sent to this thread (JLS 17.4.4) */
+  uint32_t lockset;        /* id of the locks it holds now (det_ctx.c) */
+  uint32_t created_ctx;    /* where it was started (0: main) */
+  /* cache of the stack-chain nodes of its frames (det_ctx.c) */
+  DrMethod **chain_m;
+  const uint32_t **chain_ip;
+  uint32_t *chain_node;
+  int nchain, chain_cap;
+  uint32_t last_leaf_parent, last_leaf_pc, last_leaf_lockset, last_ctx;
+  const DrMethod *last_leaf_m;
+  uint8_t *init_seen;      /* class ids whose initialization it has joined */
+  int init_seen_len;
+  bool live;
+} DrDetThread;
+
+/* A detector's shadow beside an object (DrObj.shadow) or a class's statics. */
+typedef struct {
+  DrVC *lock;              /* L_m: the object as a lock (hb detectors) */
+  DrVC *notify;            /* hybrid: notify -> woken waiter edges */
+  DrVC **vol;              /* V_x per volatile location, lazily */
+  uint8_t *raced;          /* locations already reported (one bit each), lazily */
+  uint32_t nslots;
+  uint32_t alloc_ctx;       /* arrays: where it was made (0: unknown) */
+  /* nslots detector slots of ops->slot_size bytes follow, 8-aligned */
+} DrShadow;
+
+#define DR_SHADOW_SLOTS(sh) ((char *)(sh) + sizeof(DrShadow))
+
+typedef struct {
+  const char *name;
+  size_t slot_size;        /* bytes of state per location (zeroed: never accessed) */
+  bool vector_clocks;      /* keeps C_t: fork/join/volatile/interrupt edges */
+  bool lock_edges;         /* release -> acquire is happens-before (not for hybrid) */
+  bool notify_edges;       /* hybrid: notify -> the woken thread */
+  size_t priv_size;        /* bytes of DrDet.priv, zeroed */
+  /* An access to loc (after it took effect) by thread tid whose context
+   * is ctx (computed lazily by dr_det_ctx). */
+  void (*access)(DrDet *d, uint32_t tid, void *slot, const DrLoc *loc, const DrEvent *e, bool write);
+  void (*slot_free)(DrDet *d, void *slot); /* may be NULL */
+  void (*finish)(DrDet *d);                /* may be NULL: after the run */
+  void (*print_stats)(DrDet *d, FILE *out);/* may be NULL */
+} DrDetOps;
+
+/* A found race, kept for the summary and the JSON report. */
+typedef struct {
+  char *location;          /* "Account.balance", "int[]#7[3]" */
+  char *key;               /* dedup key */
+  char *id;                /* stable id: location and the two positions */
+  DrAccess cur, prev;
+  char *text;              /* the whole printed report */
+  char *why;               /* the explanation line */
+  char *obj_name;          /* "Account#3" or NULL for statics */
+  char *alloc_site;        /* arrays: where the array was made */
+  uint32_t seen_clock;     /* C_cur(prev.tid) at the race */
+} DrRace;
+
+/* Access contexts: nodes of hash-consed call chains.  Node 0 is the root;
+ * a leaf node carries the access's own position and lockset. */
+typedef struct {
+  uint32_t parent;
+  uint32_t method;         /* DrMethod id + 1 (0: none) */
+  uint32_t pc;
+  uint32_t lockset;
+} DrCtxNode;
+
+typedef struct {
+  uint32_t n;              /* locks */
+  uint32_t first;          /* index into lock_keys / lock_objs */
+  char *text;              /* "Account#3, Bank.class" or "none" */
+} DrLockset;
+
+struct DrDet {
+  DrListener base;
+  DrVM *vm;
+  const DrDetOps *ops;
+  DrDetectorOptions opt;
+  DrDetectorResult *result;
+  DrDetMem mem;
+  bool disabled;           /* a clock overflowed: stop quietly after saying so */
+
+  DrDetThread *threads;    /* by DrThread id */
+  int nthreads, threads_cap;
+
+  DrShadow **statics;      /* by class id */
+  int nstatics;
+  DrVC **init_clocks;      /* by class id: C_t when its initializer ended */
+  int ninit;
+
+  /* contexts */
+  DrCtxNode *nodes;
+  uint32_t nnodes, nodes_cap;
+  uint32_t *node_hash;     /* open addressing, node index + 1 */
+  uint32_t node_hash_cap;
+  DrLockset *locksets;
+  uint32_t nlocksets, locksets_cap;
+  uint64_t *lock_keys;      /* every set's sorted keys, back to back */
+  char **lock_names;       /* parallel to lock_keys */
+  uint32_t nlock_keys, lock_keys_cap;
+  uint32_t *lockset_hash;
+  uint32_t lockset_hash_cap;
+
+  /* reports */
+  DrRace *races;
+  int nraces, races_cap;
+  char **keys;             /* dedup keys seen (sorted insert) */
+  int nkeys, keys_cap;
+  uint64_t suppressed;     /* racing accesses not reported again */
+
+  /* statistics */
+  uint64_t events, reads, writes, syncs;
+  uint64_t seq;            /* DrCtxVC entries set so far */
+  uint64_t rule[16];       /* per-detector rule counters */
+  void *priv;              /* per-detector data */
+};
+
+/* A vector clock whose entries also remember the context of the access
+ * that set them and when (a run-wide sequence number), so a report can
+ * name the most recent unordered access -- the same one in every
+ * detector. */
+typedef struct {
+  DrVC vc;
+  uint32_t *ctx;
+  uint64_t *seq;
+  uint32_t cap;
+} DrCtxVC;
+
+DrCtxVC *dr_cvc_new(DrDet *d);
+void dr_cvc_delete(DrDet *d, DrCtxVC *v);
+void dr_cvc_set(DrDet *d, DrCtxVC *v, uint32_t tid, uint32_t clock, uint32_t ctx);
+/* The most recent entry of v not below C (v(u) > C(u)); false if v ⊑ C. */
+bool dr_cvc_unordered(const DrCtxVC *v, const DrVC *C, uint32_t *tid);
+static inline DrAccess dr_cvc_access(const DrCtxVC *v, uint32_t tid, bool write) {
+  DrAccess a = {write, tid, v->ctx[tid], v->vc.c[tid]};
+  return a;
+}
+
+/* --- det_core.c --- */
+DrDetThread *dr_det_thread(DrDet *d, uint32_t tid);
+/* loc's raced bit: already reported (default mode skips it) */
+bool dr_det_raced(const DrDet *d, const DrLoc *loc);
+void dr_det_mark_raced(DrDet *d, const DrLoc *loc);
+/* The shadow of an object, or NULL if it has none yet. */
+static inline const DrShadow *dr_det_obj_shadow(const DrObj *o) { return o ? (const DrShadow *)o->shadow : NULL; }
+
+/* --- det_ctx.c --- */
+/* The context of the event e by its thread: its stack and locks. */
+uint32_t dr_det_ctx(DrDet *d, const DrEvent *e);
+/* The lockset of thread t's held monitors (recomputed at sync events). */
+uint32_t dr_det_lockset_of(DrDet *d, const DrThread *t);
+uint32_t dr_det_lockset_intersect(DrDet *d, uint32_t a, uint32_t b);
+const char *dr_det_lockset_text(const DrDet *d, uint32_t ls);
+/* Appends "    at Class.method(file:line)\n" lines of ctx to b. */
+void dr_det_ctx_stack(DrDet *d, uint32_t ctx, DrBuf *b);
+/* "file:line" and "Class.method" of ctx's leaf. */
+void dr_det_ctx_pos(DrDet *d, uint32_t ctx, DrBuf *pos, DrBuf *method);
+uint32_t dr_det_ctx_lockset(const DrDet *d, uint32_t ctx);
+void dr_det_ctx_free(DrDet *d);
+
+/* --- det_report.c --- */
+typedef enum {
+  DR_WHY_HB,               /* not ordered by happens-before */
+  DR_WHY_LOCKSET,          /* Eraser: the candidate lockset became empty */
+  DR_WHY_HYBRID,           /* no common lock and not ordered by start/join/notify */
+} DrWhy;
+/* Reports a race between the current access cur (at event e) and prev.
+ * seen: C_cur(prev.tid) for hb detectors.  Deduplicates as the options
+ * say; marks loc raced. */
+void dr_det_race(DrDet *d, const DrLoc *loc, const DrEvent *e, DrAccess cur, DrAccess prev, DrWhy why, uint32_t seen);
+void dr_det_report_finish(DrDet *d);
+void dr_det_report_free(DrDet *d);
+/* "Account.balance" or "int[]" of a location's field or array. */
+void dr_det_loc_field_name(const DrLoc *loc, DrBuf *b);
+
+/* --- detectors --- */
+extern const DrDetOps dr_ft_ops, dr_djit_ops, dr_basicvc_ops, dr_eraser_ops, dr_hybrid_ops;
+
+#endif

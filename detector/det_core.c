@@ -1,0 +1,473 @@
+/* The detectors' core: the listener that turns VM events into the
+ * happens-before model of the papers, shadow memory beside each object,
+ * and the choice of detector by name.
+ *
+ * Happens-before (FastTrack's Figure 5 sync rules, shared by ft, djit and
+ * basicvc): acquire C_t := C_t ⊔ L_m; release L_m := C_t, C_t(t)++;
+ * fork C_u := C_u ⊔ C_t, C_t(t)++; join C_t := C_t ⊔ C_u, C_u(u)++;
+ * volatile write V_x := V_x ⊔ C_t, C_t(t)++; volatile read C_t := C_t ⊔ V_x;
+ * wait = release then acquire.  Two more edges Java has: interrupt ->
+ * the interrupted thread noticing it (JLS 17.4.4) works like a volatile
+ * on the target thread, and a class's initialization -> its use by other
+ * threads (JLS 12.4.2) is joined at a thread's first static access of the
+ * class. */
+#include <string.h>
+
+#include "det.h"
+
+const char dr_detector_names[] = "ft, djit, basicvc, eraser, hybrid, empty, none";
+
+DrDetThread *dr_det_thread(DrDet *d, uint32_t tid) {
+  if ((int)tid >= d->nthreads) {
+    int n = d->threads_cap ? d->threads_cap : 8;
+    while (n <= (int)tid) n *= 2;
+    if (n > d->threads_cap) {
+      d->threads = dr_xrealloc(d->threads, sizeof(DrDetThread) * (size_t)n);
+      dr_mem_add(&d->mem, sizeof(DrDetThread) * (size_t)(n - d->threads_cap));
+      d->threads_cap = n;
+    }
+    memset(&d->threads[d->nthreads], 0, sizeof(DrDetThread) * (size_t)((int)tid + 1 - d->nthreads));
+    d->nthreads = (int)tid + 1;
+  }
+  DrDetThread *t = &d->threads[tid];
+  if (!t->live) {
+    t->live = true;
+    dr_vc_set(&t->C, tid, 1, &d->mem); /* C_t(t) = 1 initially */
+    d->mem.vcs_allocated++;
+  }
+  return t;
+}
+
+/* ------------------------------------------------------ clocks with ctx */
+
+DrCtxVC *dr_cvc_new(DrDet *d) {
+  DrCtxVC *v = dr_xcalloc(1, sizeof *v);
+  dr_mem_add(&d->mem, sizeof *v);
+  d->mem.vcs_allocated++;
+  return v;
+}
+
+void dr_cvc_delete(DrDet *d, DrCtxVC *v) {
+  if (!v) return;
+  dr_mem_sub(&d->mem, sizeof *v + (sizeof(uint32_t) + sizeof(uint64_t)) * v->cap);
+  dr_vc_free(&v->vc, &d->mem);
+  free(v->ctx);
+  free(v->seq);
+  free(v);
+}
+
+void dr_cvc_set(DrDet *d, DrCtxVC *v, uint32_t tid, uint32_t clock, uint32_t ctx) {
+  if (tid >= v->cap) {
+    uint32_t cap = v->cap ? v->cap : 4;
+    while (cap <= tid) cap *= 2;
+    v->ctx = dr_xrealloc(v->ctx, sizeof(uint32_t) * cap);
+    v->seq = dr_xrealloc(v->seq, sizeof(uint64_t) * cap);
+    memset(v->ctx + v->cap, 0, sizeof(uint32_t) * (cap - v->cap));
+    memset(v->seq + v->cap, 0, sizeof(uint64_t) * (cap - v->cap));
+    dr_mem_add(&d->mem, (sizeof(uint32_t) + sizeof(uint64_t)) * (cap - v->cap));
+    v->cap = cap;
+  }
+  dr_vc_set(&v->vc, tid, clock, &d->mem);
+  v->ctx[tid] = ctx;
+  v->seq[tid] = ++d->seq;
+}
+
+bool dr_cvc_unordered(const DrCtxVC *v, const DrVC *C, uint32_t *tid) {
+  bool found = false;
+  uint64_t best = 0;
+  for (uint32_t u = 0; u < v->vc.n; u++)
+    if (v->vc.c[u] > dr_vc_get(C, u) && v->seq[u] >= best) {
+      best = v->seq[u];
+      *tid = u;
+      found = true;
+    }
+  return found;
+}
+
+/* --------------------------------------------------------------- shadow */
+
+static size_t shadow_bytes(const DrDet *d, uint32_t nslots) {
+  return sizeof(DrShadow) + d->ops->slot_size * nslots;
+}
+
+static DrShadow *shadow_new(DrDet *d, uint32_t nslots) {
+  size_t n = shadow_bytes(d, nslots);
+  DrShadow *sh = dr_xcalloc(1, n);
+  sh->nslots = nslots;
+  dr_mem_add(&d->mem, n);
+  return sh;
+}
+
+static void shadow_delete(DrDet *d, DrShadow *sh) {
+  if (!sh) return;
+  if (d->ops->slot_free)
+    for (uint32_t i = 0; i < sh->nslots; i++) d->ops->slot_free(d, DR_SHADOW_SLOTS(sh) + d->ops->slot_size * i);
+  dr_vc_delete(sh->lock, &d->mem);
+  dr_vc_delete(sh->notify, &d->mem);
+  if (sh->vol) {
+    for (uint32_t i = 0; i < sh->nslots; i++) dr_vc_delete(sh->vol[i], &d->mem);
+    dr_mem_sub(&d->mem, sizeof(DrVC *) * sh->nslots);
+    free(sh->vol);
+  }
+  if (sh->raced) {
+    dr_mem_sub(&d->mem, (sh->nslots + 7) / 8);
+    free(sh->raced);
+  }
+  dr_mem_sub(&d->mem, shadow_bytes(d, sh->nslots));
+  free(sh);
+}
+
+/* The GC frees an object: its shadow goes with it. */
+static void shadow_free_hook(void *ctx, DrObj *o) {
+  shadow_delete((DrDet *)ctx, o->shadow);
+  o->shadow = NULL;
+}
+
+static uint32_t obj_slots(const DrObj *o) {
+  if (o->cls->flags & DR_CLS_ARRAY) return (uint32_t)((const DrArray *)o)->length;
+  if (o->cls->flags & DR_CLS_STRING) return 0;
+  return (uint32_t)o->cls->nfields;
+}
+
+static DrShadow *obj_shadow(DrDet *d, DrObj *o) {
+  if (!o->shadow) o->shadow = shadow_new(d, obj_slots(o));
+  return o->shadow;
+}
+
+static DrShadow *static_shadow(DrDet *d, DrClass *c) {
+  if (c->id >= d->nstatics) {
+    int n = d->nstatics ? d->nstatics : 16;
+    while (n <= c->id) n *= 2;
+    d->statics = dr_xrealloc(d->statics, sizeof(DrShadow *) * (size_t)n);
+    memset(d->statics + d->nstatics, 0, sizeof(DrShadow *) * (size_t)(n - d->nstatics));
+    d->nstatics = n;
+  }
+  if (!d->statics[c->id]) d->statics[c->id] = shadow_new(d, (uint32_t)c->nstatics);
+  return d->statics[c->id];
+}
+
+static DrShadow *loc_shadow(DrDet *d, const DrLoc *loc) {
+  return loc->is_static ? static_shadow(d, loc->cls) : obj_shadow(d, loc->obj);
+}
+
+bool dr_det_raced(const DrDet *d, const DrLoc *loc) {
+  const DrShadow *sh = loc->is_static ? (loc->cls->id < d->nstatics ? d->statics[loc->cls->id] : NULL)
+                                      : (const DrShadow *)loc->obj->shadow;
+  return sh && sh->raced && (sh->raced[loc->index / 8] >> (loc->index % 8) & 1);
+}
+
+void dr_det_mark_raced(DrDet *d, const DrLoc *loc) {
+  DrShadow *sh = loc_shadow(d, loc);
+  if ((uint32_t)loc->index >= sh->nslots) return;
+  if (!sh->raced) {
+    sh->raced = dr_xcalloc((sh->nslots + 7) / 8, 1);
+    dr_mem_add(&d->mem, (sh->nslots + 7) / 8);
+  }
+  sh->raced[loc->index / 8] |= (uint8_t)(1u << (loc->index % 8));
+}
+
+/* ------------------------------------------------------------ the events */
+
+static void overflow(DrDet *d) {
+  if (d->disabled) return;
+  d->disabled = true;
+  d->result->failed = true;
+  dr_flush_output(d->vm);
+  fprintf(d->vm->err_file, "drvm: %s: a thread's clock passed 2^32-1; race detection stopped\n", d->ops->name);
+}
+
+static void tick(DrDet *d, DrDetThread *t, uint32_t tid) {
+  if (!dr_vc_inc(&t->C, tid, &d->mem)) overflow(d);
+}
+
+static DrVC **lock_clock(DrDet *d, DrObj *o, bool notify) {
+  DrShadow *sh = obj_shadow(d, o);
+  DrVC **v = notify ? &sh->notify : &sh->lock;
+  if (!*v) *v = dr_vc_new(&d->mem);
+  return v;
+}
+
+static void acquire(DrDet *d, DrDetThread *t, DrObj *o) {
+  if (o && d->ops->lock_edges) dr_vc_join(&t->C, *lock_clock(d, o, false), &d->mem);
+}
+
+static void release(DrDet *d, DrDetThread *t, uint32_t tid, DrObj *o) {
+  if (!o || !d->ops->lock_edges) return;
+  dr_vc_copy(*lock_clock(d, o, false), &t->C, &d->mem);
+  tick(d, t, tid);
+}
+
+static void build_loc(const DrEvent *e, DrLoc *loc) {
+  loc->obj = e->is_static ? NULL : e->obj;
+  loc->cls = e->cls;
+  loc->index = e->field;
+  loc->is_static = e->is_static;
+  loc->is_array = !e->is_static && e->obj && (e->obj->cls->flags & DR_CLS_ARRAY);
+}
+
+/* A thread's first static access to a class initialized by another
+ * thread: the initialization happens-before it. */
+static void join_init(DrDet *d, DrDetThread *t, const DrClass *c) {
+  if (c->id >= d->ninit || !d->init_clocks[c->id]) return;
+  if (c->id >= t->init_seen_len) {
+    int n = d->ninit;
+    t->init_seen = dr_xrealloc(t->init_seen, (size_t)n);
+    memset(t->init_seen + t->init_seen_len, 0, (size_t)(n - t->init_seen_len));
+    t->init_seen_len = n;
+  }
+  if (t->init_seen[c->id]) return;
+  t->init_seen[c->id] = 1;
+  dr_vc_join(&t->C, d->init_clocks[c->id], &d->mem);
+}
+
+static void on_access(DrDet *d, DrDetThread *t, uint32_t tid, const DrEvent *e, bool write) {
+  DrLoc loc;
+  build_loc(e, &loc);
+  if (!loc.is_static && !loc.obj) return;
+  if (write) d->writes++;
+  else d->reads++;
+  if (loc.is_static && d->ops->vector_clocks) join_init(d, t, loc.cls);
+  DrShadow *sh = loc_shadow(d, &loc);
+  if (loc.index < 0 || (uint32_t)loc.index >= sh->nslots) return;
+  /* a precise detector checks a location until its first race (then
+   * FastTrack, DJIT+ and BasicVC agree exactly); the others keep going */
+  if (!d->opt.all_races && d->ops->lock_edges && sh->raced && (sh->raced[loc.index / 8] >> (loc.index % 8) & 1)) {
+    d->suppressed++;
+    return;
+  }
+  d->ops->access(d, tid, DR_SHADOW_SLOTS(sh) + d->ops->slot_size * (size_t)loc.index, &loc, e, write);
+}
+
+static void on_volatile(DrDet *d, DrDetThread *t, uint32_t tid, const DrEvent *e, bool write) {
+  DrLoc loc;
+  build_loc(e, &loc);
+  if (!loc.is_static && !loc.obj) return;
+  if (loc.is_static) join_init(d, t, loc.cls);
+  DrShadow *sh = loc_shadow(d, &loc);
+  if (loc.index < 0 || (uint32_t)loc.index >= sh->nslots) return;
+  if (!sh->vol) {
+    sh->vol = dr_xcalloc(sh->nslots, sizeof(DrVC *));
+    dr_mem_add(&d->mem, sizeof(DrVC *) * sh->nslots);
+  }
+  DrVC **v = &sh->vol[loc.index];
+  if (!*v) *v = dr_vc_new(&d->mem);
+  if (write) {
+    dr_vc_join(*v, &t->C, &d->mem);
+    tick(d, t, tid);
+  } else {
+    dr_vc_join(&t->C, *v, &d->mem);
+  }
+}
+
+static void det_event(DrListener *self, DrVM *vm, const DrEvent *e) {
+  DrDet *d = (DrDet *)self;
+  (void)vm;
+  d->events++;
+  if (d->disabled) return;
+  uint32_t tid = (uint32_t)e->thread->id;
+  DrDetThread *t = dr_det_thread(d, tid);
+  DrDetThread *u = e->other ? dr_det_thread(d, (uint32_t)e->other->id) : NULL;
+  bool vcs = d->ops->vector_clocks;
+  switch (e->kind) {
+  case DR_EV_READ:
+  case DR_EV_WRITE: on_access(d, t, tid, e, e->kind == DR_EV_WRITE); return;
+  case DR_EV_VREAD:
+  case DR_EV_VWRITE:
+    d->syncs++;
+    if (vcs) on_volatile(d, t, tid, e, e->kind == DR_EV_VWRITE);
+    return;
+  default: break;
+  }
+  d->syncs++;
+  switch (e->kind) {
+  case DR_EV_ACQUIRE:
+    t->lockset = dr_det_lockset_of(d, e->thread);
+    acquire(d, t, e->obj);
+    break;
+  case DR_EV_RELEASE:
+    t->lockset = dr_det_lockset_of(d, e->thread);
+    release(d, t, tid, e->obj);
+    break;
+  case DR_EV_WAIT:
+    t->lockset = dr_det_lockset_of(d, e->thread);
+    release(d, t, tid, e->obj);
+    break;
+  case DR_EV_WAKE:
+    t->lockset = dr_det_lockset_of(d, e->thread);
+    acquire(d, t, e->obj);
+    if (d->ops->notify_edges && e->obj) dr_vc_join(&t->C, *lock_clock(d, e->obj, true), &d->mem);
+    break;
+  case DR_EV_NOTIFY:
+  case DR_EV_NOTIFY_ALL:
+    if (d->ops->notify_edges && e->obj) {
+      dr_vc_join(*lock_clock(d, e->obj, true), &t->C, &d->mem);
+      tick(d, t, tid);
+    }
+    break;
+  case DR_EV_FORK:
+    if (!u) break;
+    u->created_ctx = dr_det_ctx(d, e);
+    if (vcs) {
+      dr_vc_join(&u->C, &t->C, &d->mem);
+      tick(d, t, tid);
+    }
+    break;
+  case DR_EV_JOIN:
+    if (u && vcs) {
+      dr_vc_join(&t->C, &u->C, &d->mem);
+      tick(d, u, (uint32_t)e->other->id);
+    }
+    break;
+  case DR_EV_INTERRUPT:
+    if (u && vcs) {
+      dr_vc_join(&u->I, &t->C, &d->mem);
+      tick(d, t, tid);
+    }
+    break;
+  case DR_EV_INTERRUPTED:
+    if (vcs) dr_vc_join(&t->C, &(u ? u : t)->I, &d->mem);
+    break;
+  case DR_EV_INIT:
+    if (vcs && e->cls) {
+      int id = e->cls->id;
+      if (id >= d->ninit) {
+        int n = d->ninit ? d->ninit : 16;
+        while (n <= id) n *= 2;
+        d->init_clocks = dr_xrealloc(d->init_clocks, sizeof(DrVC *) * (size_t)n);
+        memset(d->init_clocks + d->ninit, 0, sizeof(DrVC *) * (size_t)(n - d->ninit));
+        d->ninit = n;
+      }
+      if (!d->init_clocks[id]) d->init_clocks[id] = dr_vc_new(&d->mem);
+      dr_vc_copy(d->init_clocks[id], &t->C, &d->mem);
+      tick(d, t, tid);
+    }
+    break;
+  case DR_EV_NEW:
+    /* arrays: remember where they were made, for reports */
+    if (e->obj && (e->obj->cls->flags & DR_CLS_ARRAY)) {
+      DrShadow *sh = obj_shadow(d, e->obj);
+      sh->alloc_ctx = dr_det_ctx(d, e);
+    }
+    break;
+  default: break;
+  }
+}
+
+/* -------------------------------------------------------------- lifetime */
+
+static void print_stats(DrDet *d) {
+  FILE *out = d->vm->err_file;
+  fprintf(out, "drvm: %s statistics\n", d->ops->name);
+  fprintf(out, "  %-26s %12llu\n", "events", (unsigned long long)d->events);
+  fprintf(out, "  %-26s %12llu\n", "reads", (unsigned long long)d->reads);
+  fprintf(out, "  %-26s %12llu\n", "writes", (unsigned long long)d->writes);
+  fprintf(out, "  %-26s %12llu\n", "synchronization events", (unsigned long long)d->syncs);
+  if (d->ops->print_stats) d->ops->print_stats(d, out);
+  fprintf(out, "  %-26s %12llu\n", "accesses not rechecked", (unsigned long long)d->suppressed);
+  fprintf(out, "  %-26s %12llu\n", "vector clocks allocated", (unsigned long long)d->mem.vcs_allocated);
+  fprintf(out, "  %-26s %12.1f KB\n", "peak shadow memory", (double)d->mem.peak / 1024.0);
+}
+
+static void det_free(DrDet *d) {
+  DrVM *vm = d->vm;
+  for (DrObj *o = vm->objects; o; o = o->gc_next) {
+    shadow_delete(d, o->shadow);
+    o->shadow = NULL;
+  }
+  vm->shadow_free = NULL;
+  vm->shadow_ctx = NULL;
+  for (int i = 0; i < d->nstatics; i++) shadow_delete(d, d->statics[i]);
+  free(d->statics);
+  for (int i = 0; i < d->ninit; i++) dr_vc_delete(d->init_clocks[i], &d->mem);
+  free(d->init_clocks);
+  for (int i = 0; i < d->nthreads; i++) {
+    DrDetThread *t = &d->threads[i];
+    dr_vc_free(&t->C, &d->mem);
+    dr_vc_free(&t->I, &d->mem);
+    free(t->chain_m);
+    free(t->chain_ip);
+    free(t->chain_node);
+    free(t->init_seen);
+  }
+  free(d->threads);
+  dr_det_ctx_free(d);
+  dr_det_report_free(d);
+  free(d->priv);
+  free(d);
+}
+
+static void det_finish(DrListener *self, DrVM *vm) {
+  DrDet *d = (DrDet *)self;
+  (void)vm;
+  if (d->ops->finish) d->ops->finish(d);
+  dr_flush_output(d->vm);
+  dr_det_report_finish(d);
+  if (d->opt.stats) print_stats(d);
+  det_free(d);
+}
+
+typedef struct {
+  DrListener base;
+  DrDetectorOptions opt;
+  DrDetectorResult *result;
+  uint64_t events;
+} EmptyDet;
+
+static void empty_event(DrListener *self, DrVM *vm, const DrEvent *e) {
+  (void)vm;
+  (void)e;
+  ((EmptyDet *)self)->events++;
+}
+
+static void empty_finish(DrListener *self, DrVM *vm) {
+  EmptyDet *d = (EmptyDet *)self;
+  if (d->opt.stats) {
+    dr_flush_output(vm);
+    fprintf(vm->err_file, "drvm: empty statistics\n  %-26s %12llu\n", "events", (unsigned long long)d->events);
+  }
+  free(d);
+}
+
+DrListener *dr_detector_new(DrVM *vm, const DrDetectorOptions *o, DrDetectorResult *result, char *err,
+                            size_t errsize) {
+  memset(result, 0, sizeof *result);
+  err[0] = 0;
+  if (!strcmp(o->name, "none")) return NULL;
+  if (!strcmp(o->name, "empty")) {
+    EmptyDet *e = dr_xcalloc(1, sizeof *e);
+    e->base.name = "empty";
+    e->base.events = 0; /* every event */
+    e->base.event = empty_event;
+    e->base.finish = empty_finish;
+    e->opt = *o;
+    e->result = result;
+    return &e->base;
+  }
+  static const DrDetOps *const all[] = {&dr_ft_ops, &dr_djit_ops, &dr_basicvc_ops, &dr_eraser_ops, &dr_hybrid_ops};
+  const DrDetOps *ops = NULL;
+  for (size_t i = 0; i < DR_ARRAY_LEN(all); i++)
+    if (!strcmp(all[i]->name, o->name)) ops = all[i];
+  if (!ops) {
+    snprintf(err, errsize, "unknown detector '%s' (choose one of: %s)", o->name, dr_detector_names);
+    return NULL;
+  }
+  if (o->potential_path && ops != &dr_hybrid_ops) {
+    snprintf(err, errsize, "--potential-races needs --detector hybrid");
+    return NULL;
+  }
+  DrDet *d = dr_xcalloc(1, sizeof *d);
+  d->vm = vm;
+  d->ops = ops;
+  d->opt = *o;
+  d->result = result;
+  d->base.name = ops->name;
+  d->base.event = det_event;
+  d->base.finish = det_finish;
+  /* no calls, returns or steps: stacks are read from the frames when needed */
+  d->base.events = DR_EV_ALL & ~(DR_EV_BIT(DR_EV_CALL) | DR_EV_BIT(DR_EV_RETURN) | DR_EV_BIT(DR_EV_STEP));
+  if (ops->priv_size) d->priv = dr_xcalloc(1, ops->priv_size);
+  vm->shadow_free = shadow_free_hook;
+  vm->shadow_ctx = d;
+  dr_det_thread(d, 0);
+  return &d->base;
+}

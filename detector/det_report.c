@@ -1,0 +1,362 @@
+/* Race reports, in the habits of Go's race detector and ThreadSanitizer:
+ * both accesses with whole stacks and the locks held, the threads and
+ * where they were started, why happens-before does not order them, and
+ * the command that replays the run.  One report per racy field (or per
+ * array access site) unless --all-races; the summary line at exit; the
+ * same as JSON with --report json=FILE. */
+#include <string.h>
+
+#include "det.h"
+
+void dr_det_loc_field_name(const DrLoc *loc, DrBuf *b) {
+  char buf[300];
+  if (loc->is_array) {
+    dr_buf_append_str(b, dr_class_display_name(loc->obj->cls, buf, sizeof buf));
+    return;
+  }
+  const DrClass *c = loc->is_static ? loc->cls : loc->obj->cls;
+  const char *field = "?";
+  if (loc->is_static) {
+    if (loc->index >= 0 && loc->index < c->nstatics) field = c->static_names[loc->index];
+  } else {
+    if (loc->index >= 0 && loc->index < c->nfields) field = c->field_names[loc->index];
+    /* named by the class that declares it: the topmost class whose layout has the slot */
+    while (c->super && loc->index < c->super->nfields) c = c->super;
+  }
+  dr_buf_append_str(b, dr_class_display_name(c, buf, sizeof buf));
+  dr_buf_append_str(b, ".");
+  dr_buf_append_str(b, field);
+}
+
+/* "Account.balance (Account#3)", "Counter.count", "int[]#7[3]" */
+static void loc_text(const DrLoc *loc, DrBuf *b) {
+  char buf[300];
+  if (loc->is_array) {
+    dr_buf_append_str(b, dr_obj_name(loc->obj, buf, sizeof buf));
+    snprintf(buf, sizeof buf, "[%d]", loc->index);
+    dr_buf_append_str(b, buf);
+    return;
+  }
+  dr_det_loc_field_name(loc, b);
+  if (!loc->is_static) {
+    dr_buf_append_str(b, " (");
+    dr_buf_append_str(b, dr_obj_name(loc->obj, buf, sizeof buf));
+    dr_buf_append_str(b, ")");
+  }
+}
+
+static const char *thread_name(DrDet *d, uint32_t tid, char *buf, size_t size) {
+  if ((int)tid < d->vm->nall_threads) return dr_thread_name(d->vm, d->vm->all_threads[tid], buf, size);
+  snprintf(buf, size, "T%u", (unsigned)tid);
+  return buf;
+}
+
+static bool thread_ended(DrDet *d, uint32_t tid) {
+  return (int)tid < d->vm->nall_threads && d->vm->all_threads[tid]->state == DR_TS_ENDED;
+}
+
+static void access_block(DrDet *d, const char *prefix, const DrAccess *a, const DrLoc *loc, DrBuf *b) {
+  char nb[128];
+  dr_buf_append_str(b, prefix);
+  dr_buf_append_str(b, a->write ? (*prefix ? "write" : "Write") : (*prefix ? "read" : "Read"));
+  dr_buf_append_str(b, " at ");
+  loc_text(loc, b);
+  dr_buf_append_str(b, " by thread ");
+  dr_buf_append_str(b, thread_name(d, a->tid, nb, sizeof nb));
+  dr_buf_append_str(b, " (locks held: ");
+  dr_buf_append_str(b, dr_det_lockset_text(d, dr_det_ctx_lockset(d, a->ctx)));
+  dr_buf_append_str(b, "):\n");
+  dr_det_ctx_stack(d, a->ctx, b);
+}
+
+static void thread_block(DrDet *d, uint32_t tid, DrBuf *b) {
+  char nb[128], line[300];
+  if (tid == 0) {
+    snprintf(line, sizeof line, "Thread %s (%s) is the main thread.\n", thread_name(d, tid, nb, sizeof nb),
+             thread_ended(d, tid) ? "finished" : "running");
+    dr_buf_append_str(b, line);
+    return;
+  }
+  snprintf(line, sizeof line, "Thread %s (%s) created at:\n", thread_name(d, tid, nb, sizeof nb),
+           thread_ended(d, tid) ? "finished" : "running");
+  dr_buf_append_str(b, line);
+  dr_det_ctx_stack(d, (int)tid < d->nthreads ? d->threads[tid].created_ctx : 0, b);
+}
+
+static bool key_seen(DrDet *d, const char *key) {
+  int lo = 0, hi = d->nkeys;
+  while (lo < hi) {
+    int mid = (lo + hi) / 2;
+    int c = strcmp(d->keys[mid], key);
+    if (!c) return true;
+    if (c < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  if (d->nkeys == d->keys_cap) {
+    d->keys_cap = d->keys_cap ? d->keys_cap * 2 : 16;
+    d->keys = dr_xrealloc(d->keys, sizeof(char *) * (size_t)d->keys_cap);
+  }
+  memmove(d->keys + lo + 1, d->keys + lo, sizeof(char *) * (size_t)(d->nkeys - lo));
+  d->keys[lo] = dr_strdup(key);
+  d->nkeys++;
+  return false;
+}
+
+static char *buf_str(DrBuf *b) {
+  dr_buf_append(b, "", 1);
+  return b->data;
+}
+
+void dr_det_race(DrDet *d, const DrLoc *loc, const DrEvent *e, DrAccess cur, DrAccess prev, DrWhy why,
+                 uint32_t seen) {
+  (void)e;
+  dr_det_mark_raced(d, loc);
+  DrBuf field = {0}, key = {0}, pos_cur = {0}, pos_prev = {0}, meth = {0};
+  dr_det_loc_field_name(loc, &field);
+  dr_det_ctx_pos(d, cur.ctx, &pos_cur, &meth);
+  dr_det_ctx_pos(d, prev.ctx, &pos_prev, NULL);
+  buf_str(&field);
+  buf_str(&pos_cur);
+  buf_str(&pos_prev);
+  buf_str(&meth);
+  char tmp[64];
+  if (d->opt.all_races) {
+    snprintf(tmp, sizeof tmp, ":%u:%u:%d", (unsigned)prev.ctx, (unsigned)cur.ctx, prev.write * 2 + cur.write);
+    dr_buf_append_str(&key, "P:");
+    dr_buf_append_str(&key, field.data);
+    dr_buf_append_str(&key, tmp);
+  } else if (loc->is_array) {
+    dr_buf_append_str(&key, "A:");
+    dr_buf_append_str(&key, pos_cur.data);
+    dr_buf_append_str(&key, ":");
+    dr_buf_append_str(&key, meth.data);
+  } else {
+    dr_buf_append_str(&key, "F:");
+    dr_buf_append_str(&key, field.data);
+  }
+  buf_str(&key);
+  if (key_seen(d, key.data)) {
+    d->suppressed++;
+    free(field.data), free(key.data), free(pos_cur.data), free(pos_prev.data), free(meth.data);
+    return;
+  }
+
+  DrBuf b = {0}, w = {0};
+  char nb1[128], nb2[128], line[600];
+  dr_buf_append_str(&b, "==================\n");
+  dr_buf_append_str(&b, why == DR_WHY_HB       ? "WARNING: DATA RACE\n"
+                        : why == DR_WHY_LOCKSET ? "WARNING: POSSIBLE DATA RACE (Eraser: no common lock)\n"
+                                                : "WARNING: POTENTIAL DATA RACE (hybrid)\n");
+  access_block(d, "", &cur, loc, &b);
+  dr_buf_append_str(&b, "\n");
+  access_block(d, "Previous ", &prev, loc, &b);
+  dr_buf_append_str(&b, "\n");
+  thread_block(d, cur.tid, &b);
+  if (prev.tid != cur.tid) thread_block(d, prev.tid, &b);
+  if (loc->is_array) {
+    const DrShadow *sh = dr_det_obj_shadow(loc->obj);
+    char an[300];
+    snprintf(line, sizeof line, "Array %s allocated at:\n", dr_obj_name(loc->obj, an, sizeof an));
+    dr_buf_append_str(&b, line);
+    dr_det_ctx_stack(d, sh ? sh->alloc_ctx : 0, &b);
+  }
+  dr_buf_append_str(&b, "\n");
+  switch (why) {
+  case DR_WHY_HB:
+    {
+      const char *pn = thread_name(d, prev.tid, nb1, sizeof nb1), *cn = thread_name(d, cur.tid, nb2, sizeof nb2);
+      snprintf(line, sizeof line, "Not ordered by happens-before: the %s was at %u@%s; %s had seen %s only up to %u.",
+               prev.write ? "write" : "read", (unsigned)prev.clock, pn, cn, pn, (unsigned)seen);
+    }
+    break;
+  case DR_WHY_LOCKSET:
+    snprintf(line, sizeof line,
+             "Eraser: %s is shared and written, and no lock was held at all of its accesses since it "
+             "became shared (locksets are not happens-before: this may be a false alarm).",
+             field.data);
+    break;
+  case DR_WHY_HYBRID:
+    snprintf(line, sizeof line,
+             "Hybrid: the two accesses hold no lock in common and no start, join or notify orders them "
+             "(a potential race: locks taken in the other order would hide it).");
+    break;
+  }
+  dr_buf_append_str(&w, line);
+  dr_buf_append_str(&b, line);
+  dr_buf_append_str(&b, "\n");
+  if (d->opt.replay_cmd) {
+    dr_buf_append_str(&b, "Replay: ");
+    dr_buf_append_str(&b, d->opt.replay_cmd);
+    dr_buf_append_str(&b, "\n");
+  }
+  snprintf(line, sizeof line, "SUMMARY: drvm: %s %s in %s\n", why == DR_WHY_HB ? "data race" : "possible data race",
+           pos_cur.data, meth.data);
+  dr_buf_append_str(&b, line);
+  dr_buf_append_str(&b, "==================\n");
+  dr_write_fd(d->vm, 2, b.data, b.len);
+
+  DrRace r = {0};
+  r.cur = cur;
+  r.prev = prev;
+  r.seen_clock = seen;
+  r.text = buf_str(&b);
+  r.why = buf_str(&w);
+  DrBuf locname = {0};
+  if (loc->is_array) {
+    char an[300];
+    dr_buf_append_str(&locname, dr_obj_name(loc->obj, an, sizeof an));
+    snprintf(an, sizeof an, "[%d]", loc->index);
+    dr_buf_append_str(&locname, an);
+  } else {
+    dr_buf_append_str(&locname, field.data);
+  }
+  r.location = buf_str(&locname);
+  if (!loc->is_static) {
+    char on[300];
+    r.obj_name = dr_strdup(dr_obj_name(loc->obj, on, sizeof on));
+  }
+  if (loc->is_array) {
+    const DrShadow *sh = dr_det_obj_shadow(loc->obj);
+    DrBuf as = {0};
+    dr_det_ctx_pos(d, sh ? sh->alloc_ctx : 0, &as, NULL);
+    r.alloc_site = buf_str(&as);
+  }
+  /* stable id: the field (or array class) and the two positions, in order */
+  DrBuf id = {0};
+  dr_buf_append_str(&id, field.data);
+  dr_buf_append_str(&id, "@");
+  bool swap = strcmp(pos_cur.data, pos_prev.data) > 0;
+  dr_buf_append_str(&id, swap ? pos_prev.data : pos_cur.data);
+  dr_buf_append_str(&id, ",");
+  dr_buf_append_str(&id, swap ? pos_cur.data : pos_prev.data);
+  r.id = buf_str(&id);
+  r.key = key.data;
+  DR_PUSH(d->races, d->nraces, d->races_cap, r);
+  free(field.data), free(pos_cur.data), free(pos_prev.data), free(meth.data);
+}
+
+/* ---------------------------------------------------------------- JSON */
+
+static void json_str(FILE *f, const char *s) {
+  fputc('"', f);
+  for (; *s; s++) {
+    unsigned char c = (unsigned char)*s;
+    if (c == '"' || c == '\\') fprintf(f, "\\%c", c);
+    else if (c == '\n') fputs("\\n", f);
+    else if (c < 0x20) fprintf(f, "\\u%04x", c);
+    else fputc(c, f);
+  }
+  fputc('"', f);
+}
+
+static void json_stack(DrDet *d, FILE *f, uint32_t ctx) {
+  fputc('[', f);
+  bool first = true;
+  for (uint32_t c = ctx; c && c < d->nnodes; c = d->nodes[c].parent) {
+    if (!d->nodes[c].method) continue;
+    DrBuf m = {0}, p = {0};
+    dr_det_ctx_pos(d, c, &p, &m);
+    buf_str(&m);
+    buf_str(&p);
+    const DrMethod *meth = d->vm->methods[d->nodes[c].method - 1];
+    fputs(first ? "" : ", ", f);
+    fputs("{\"method\": ", f);
+    json_str(f, m.data);
+    fputs(", \"position\": ", f);
+    json_str(f, p.data);
+    fprintf(f, ", \"line\": %d}", dr_method_line(meth, d->nodes[c].pc));
+    first = false;
+    free(m.data);
+    free(p.data);
+  }
+  fputc(']', f);
+}
+
+static void json_access(DrDet *d, FILE *f, const DrAccess *a) {
+  char nb[128];
+  fprintf(f, "{\"kind\": \"%s\", \"thread\": ", a->write ? "write" : "read");
+  json_str(f, thread_name(d, a->tid, nb, sizeof nb));
+  fprintf(f, ", \"tid\": %u, \"clock\": %u, \"locks\": ", (unsigned)a->tid, (unsigned)a->clock);
+  json_str(f, dr_det_lockset_text(d, dr_det_ctx_lockset(d, a->ctx)));
+  fputs(", \"stack\": ", f);
+  json_stack(d, f, a->ctx);
+  fputc('}', f);
+}
+
+static bool write_json(DrDet *d, const char *path) {
+  FILE *f = fopen(path, "w");
+  if (!f) return false;
+  fputs("{\n  \"program\": ", f);
+  json_str(f, d->vm->source_name ? d->vm->source_name : "");
+  fputs(",\n  \"detector\": ", f);
+  json_str(f, d->ops->name);
+  fprintf(f, ",\n  \"seed\": %llu,\n  \"replay\": ", (unsigned long long)d->opt.seed);
+  json_str(f, d->opt.replay_cmd ? d->opt.replay_cmd : "");
+  fprintf(f, ",\n  \"races\": [");
+  for (int i = 0; i < d->nraces; i++) {
+    const DrRace *r = &d->races[i];
+    fputs(i ? ",\n    {" : "\n    {", f);
+    fputs("\"id\": ", f);
+    json_str(f, r->id);
+    fputs(", \"location\": ", f);
+    json_str(f, r->location);
+    fputs(", \"object\": ", f);
+    if (r->obj_name) json_str(f, r->obj_name);
+    else fputs("null", f);
+    if (r->alloc_site) {
+      fputs(", \"allocated_at\": ", f);
+      json_str(f, r->alloc_site);
+    }
+    fputs(",\n     \"access\": ", f);
+    json_access(d, f, &r->cur);
+    fputs(",\n     \"previous\": ", f);
+    json_access(d, f, &r->prev);
+    fputs(",\n     \"explanation\": ", f);
+    json_str(f, r->why);
+    fputs("}", f);
+  }
+  fprintf(f, "%s],\n  \"count\": %d\n}\n", d->nraces ? "\n  " : "", d->nraces);
+  return fclose(f) == 0;
+}
+
+void dr_det_report_finish(DrDet *d) {
+  FILE *out = d->vm->err_file;
+  d->result->races = d->nraces;
+  if (d->nraces) {
+    /* the distinct locations, in report order */
+    DrBuf list = {0};
+    int nloc = 0;
+    bool arrays = false;
+    for (int i = 0; i < d->nraces; i++) {
+      bool dup = false;
+      for (int j = 0; j < i; j++)
+        if (!strcmp(d->races[j].location, d->races[i].location)) dup = true;
+      if (dup) continue;
+      if (nloc++) dr_buf_append_str(&list, ", ");
+      dr_buf_append_str(&list, d->races[i].location);
+      if (d->races[i].alloc_site) arrays = true;
+    }
+    buf_str(&list);
+    const char *what = !strcmp(d->ops->name, "ft") ? "" : d->ops->name;
+    fprintf(out, "drvm: %s%sfound %d %s race%s on %d %s%s (%s); seed %llu\n", what, *what ? " " : "", d->nraces,
+            !strcmp(d->ops->name, "eraser") || !strcmp(d->ops->name, "hybrid") ? "possible data" : "data",
+            d->nraces == 1 ? "" : "s", nloc, arrays ? "location" : "field", nloc == 1 ? "" : "s", list.data,
+            (unsigned long long)d->opt.seed);
+    free(list.data);
+  }
+  if (d->opt.json_path && !write_json(d, d->opt.json_path)) {
+    fprintf(out, "drvm: cannot write %s\n", d->opt.json_path);
+    d->result->failed = true;
+  }
+}
+
+void dr_det_report_free(DrDet *d) {
+  for (int i = 0; i < d->nraces; i++) {
+    DrRace *r = &d->races[i];
+    free(r->location), free(r->key), free(r->id), free(r->text), free(r->why), free(r->obj_name),
+        free(r->alloc_site);
+  }
+  free(d->races);
+  for (int i = 0; i < d->nkeys; i++) free(d->keys[i]);
+  free(d->keys);
+}

@@ -1,0 +1,42 @@
+/* Race detectors: listeners on the VM's event stream (vm/event.h) that
+ * report data races.  The VM knows nothing of them; `drvm run` attaches
+ * one with --detector NAME:
+ *
+ *   ft       FastTrack (Flanagan & Freund), rule by rule (ft.c)
+ *   djit     DJIT+: read and write vector clocks, same-epoch fast paths
+ *   basicvc  BasicVC: read and write vector clocks, full comparisons
+ *   eraser   Eraser's lockset algorithm (imprecise: false alarms)
+ *   hybrid   O'Callahan & Choi's hybrid: lockset + start/join/notify
+ *            happens-before; reports potentially racing statement pairs
+ *   empty    receives every event and does nothing (the stream's cost)
+ *   none     attaches nothing */
+#ifndef DR_DETECTOR_H
+#define DR_DETECTOR_H
+
+#include "../vm/vm.h"
+
+typedef struct {
+  const char *name;          /* one of dr_detector_names */
+  bool all_races;            /* every racing pair, not one report per field */
+  bool stats;                /* --stats: rule counts, clocks, shadow memory */
+  const char *json_path;     /* --report json=FILE, or NULL */
+  const char *potential_path;/* hybrid: --potential-races FILE, or NULL */
+  const char *replay_cmd;    /* the command that reruns this run, for reports */
+  uint64_t seed;
+} DrDetectorOptions;
+
+/* What a finished detector found. */
+typedef struct {
+  int races;                 /* reports printed */
+  bool failed;               /* it could not do its job (a file, a clock overflow) */
+} DrDetectorResult;
+
+extern const char dr_detector_names[];
+
+/* A new detector for vm, or NULL with a message in err for an unknown name
+ * (or, for "none", NULL with err empty).  Its listener's finish prints the
+ * summary and fills *result; it frees itself there. */
+DrListener *dr_detector_new(DrVM *vm, const DrDetectorOptions *o, DrDetectorResult *result, char *err,
+                            size_t errsize);
+
+#endif

@@ -1,0 +1,152 @@
+/* FastTrack (Flanagan & Freund, PLDI'09), rule by rule as its Figure 5
+ * states them, with the read-shared same-epoch fast path of its Figure 2
+ * listing.  Per location: W_x, the epoch of the last write, and R_x,
+ * the epoch of the last read while reads are totally ordered, or a read
+ * vector clock once they are concurrent.  Each epoch carries the context
+ * (stack and locks) of its access, for reports.
+ *
+ * Sync rules are in det_core.c (shared with DJIT+ and BasicVC). */
+#include "det.h"
+
+enum {
+  FT_READ_SAME_EPOCH,
+  FT_READ_SHARED_SAME_EPOCH,
+  FT_READ_SHARED,
+  FT_READ_EXCLUSIVE,
+  FT_READ_SHARE,
+  FT_WRITE_SAME_EPOCH,
+  FT_WRITE_EXCLUSIVE,
+  FT_WRITE_SHARED,
+  FT__RULES
+};
+
+static const char *const ft_rule_names[FT__RULES] = {
+    "READ SAME EPOCH", "READ SHARED SAME EPOCH", "READ SHARED", "READ EXCLUSIVE", "READ SHARE",
+    "WRITE SAME EPOCH", "WRITE EXCLUSIVE", "WRITE SHARED",
+};
+
+/* R is an epoch, or -- with the top bit set -- a DrCtxVC pointer (READ_SHARED) */
+typedef struct {
+  DrEpoch W;
+  uint64_t R;
+  uint32_t wctx, rctx;
+} FtSlot;
+
+#define FT_SHARED_BIT ((uint64_t)1 << 63)
+
+static bool r_shared(const FtSlot *s) { return (s->R & FT_SHARED_BIT) != 0; }
+static DrCtxVC *r_vc(const FtSlot *s) { return (DrCtxVC *)(uintptr_t)(s->R & ~FT_SHARED_BIT); }
+
+static DrAccess epoch_access(DrEpoch e, uint32_t ctx, bool write) {
+  DrAccess a = {write, dr_epoch_tid(e), ctx, dr_epoch_clock(e)};
+  return a;
+}
+
+static void race(DrDet *d, const DrLoc *loc, const DrEvent *e, uint32_t tid, bool write, DrAccess prev) {
+  const DrDetThread *t = &d->threads[tid];
+  DrAccess cur = {write, tid, dr_det_ctx(d, e), dr_vc_get(&t->C, tid)};
+  dr_det_race(d, loc, e, cur, prev, DR_WHY_HB, dr_vc_get(&t->C, prev.tid));
+}
+
+/* W_x ≼ C_t, else a race with the last write */
+static bool check_write_epoch(DrDet *d, FtSlot *s, const DrVC *C, const DrLoc *loc, const DrEvent *e, uint32_t tid,
+                              bool write) {
+  if (dr_epoch_leq(s->W, C)) return true;
+  race(d, loc, e, tid, write, epoch_access(s->W, s->wctx, true));
+  return false;
+}
+
+static void ft_read(DrDet *d, uint32_t tid, FtSlot *s, const DrLoc *loc, const DrEvent *e) {
+  DrDetThread *t = &d->threads[tid];
+  const DrVC *C = &t->C;
+  DrEpoch E = dr_vc_epoch(C, tid);
+  if (s->R == E) { /* [FT READ SAME EPOCH] */
+    d->rule[FT_READ_SAME_EPOCH]++;
+    return;
+  }
+  if (r_shared(s)) {
+    DrCtxVC *rv = r_vc(s);
+    if (dr_vc_get(&rv->vc, tid) == dr_epoch_clock(E)) { /* Figure 2: read shared, same epoch */
+      d->rule[FT_READ_SHARED_SAME_EPOCH]++;
+      return;
+    }
+    /* [FT READ SHARED] */
+    d->rule[FT_READ_SHARED]++;
+    check_write_epoch(d, s, C, loc, e, tid, false);
+    dr_cvc_set(d, rv, tid, dr_epoch_clock(E), dr_det_ctx(d, e));
+    return;
+  }
+  if (dr_epoch_leq(s->R, C)) { /* [FT READ EXCLUSIVE] */
+    d->rule[FT_READ_EXCLUSIVE]++;
+    check_write_epoch(d, s, C, loc, e, tid, false);
+    s->R = E;
+    s->rctx = dr_det_ctx(d, e);
+    return;
+  }
+  /* [FT READ SHARE]: R_x becomes a vector clock holding the old epoch and E(t) */
+  d->rule[FT_READ_SHARE]++;
+  check_write_epoch(d, s, C, loc, e, tid, false);
+  DrCtxVC *rv = dr_cvc_new(d);
+  dr_cvc_set(d, rv, dr_epoch_tid(s->R), dr_epoch_clock(s->R), s->rctx);
+  dr_cvc_set(d, rv, tid, dr_epoch_clock(E), dr_det_ctx(d, e));
+  s->R = (uint64_t)(uintptr_t)rv | FT_SHARED_BIT;
+  s->rctx = 0;
+}
+
+static void ft_write(DrDet *d, uint32_t tid, FtSlot *s, const DrLoc *loc, const DrEvent *e) {
+  DrDetThread *t = &d->threads[tid];
+  const DrVC *C = &t->C;
+  DrEpoch E = dr_vc_epoch(C, tid);
+  if (s->W == E) { /* [FT WRITE SAME EPOCH] */
+    d->rule[FT_WRITE_SAME_EPOCH]++;
+    return;
+  }
+  if (!r_shared(s)) { /* [FT WRITE EXCLUSIVE] */
+    d->rule[FT_WRITE_EXCLUSIVE]++;
+    if (check_write_epoch(d, s, C, loc, e, tid, true) && !dr_epoch_leq(s->R, C))
+      race(d, loc, e, tid, true, epoch_access(s->R, s->rctx, false));
+  } else { /* [FT WRITE SHARED]: R_x ⊑ C_t, then R_x goes back to an epoch */
+    d->rule[FT_WRITE_SHARED]++;
+    DrCtxVC *rv = r_vc(s);
+    uint32_t u;
+    if (check_write_epoch(d, s, C, loc, e, tid, true) && dr_cvc_unordered(rv, C, &u))
+      race(d, loc, e, tid, true, dr_cvc_access(rv, u, false));
+    dr_cvc_delete(d, rv);
+    s->R = DR_EPOCH_NONE;
+    s->rctx = 0;
+  }
+  s->W = E;
+  s->wctx = dr_det_ctx(d, e);
+}
+
+static void ft_access(DrDet *d, uint32_t tid, void *slot, const DrLoc *loc, const DrEvent *e, bool write) {
+  if (write) ft_write(d, tid, slot, loc, e);
+  else ft_read(d, tid, slot, loc, e);
+}
+
+static void ft_slot_free(DrDet *d, void *slot) {
+  FtSlot *s = slot;
+  if (r_shared(s)) dr_cvc_delete(d, r_vc(s));
+  s->R = 0;
+}
+
+static void pct_line(FILE *out, const char *name, uint64_t n, uint64_t of, const char *ofname) {
+  fprintf(out, "  %-26s %12llu  %5.1f%% of %s\n", name, (unsigned long long)n, of ? 100.0 * (double)n / (double)of : 0.0,
+          ofname);
+}
+
+static void ft_stats(DrDet *d, FILE *out) {
+  for (int i = 0; i < FT__RULES; i++)
+    pct_line(out, ft_rule_names[i], d->rule[i], i < FT_WRITE_SAME_EPOCH ? d->reads : d->writes,
+             i < FT_WRITE_SAME_EPOCH ? "reads" : "writes");
+}
+
+const DrDetOps dr_ft_ops = {
+    .name = "ft",
+    .slot_size = sizeof(FtSlot),
+    .vector_clocks = true,
+    .lock_edges = true,
+    .access = ft_access,
+    .slot_free = ft_slot_free,
+    .print_stats = ft_stats,
+};
