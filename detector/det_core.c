@@ -265,6 +265,8 @@ static void det_event(DrListener *self, DrVM *vm, const DrEvent *e) {
   d->events++;
   if (d->disabled) return;
   uint32_t tid = (uint32_t)e->thread->id;
+  /* both first: creating one may move the other */
+  if (e->other) dr_det_thread(d, (uint32_t)e->other->id);
   DrDetThread *t = dr_det_thread(d, tid);
   DrDetThread *u = e->other ? dr_det_thread(d, (uint32_t)e->other->id) : NULL;
   bool vcs = d->ops->vector_clocks;
