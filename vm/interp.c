@@ -912,6 +912,7 @@ run_op:
         if (held) {
           th->state = DR_TS_BLOCKED;
           th->monitor = jt;
+          vm->sched_gen++;
         }
         next = dr_sched_point(vm, DR_PICK_EVENT);
         if (next != th) goto switch_to;
