@@ -11,6 +11,8 @@
 
 typedef struct DrDet DrDet;
 
+#define DR_LEAF_CACHE 256
+
 /* A memory location as the papers model it. */
 typedef struct {
   DrObj *obj;              /* instance or array; NULL for a static */
@@ -38,8 +40,12 @@ typedef struct {
   const uint32_t **chain_ip;
   uint32_t *chain_node;
   int nchain, chain_cap;
-  uint32_t last_leaf_parent, last_leaf_pc, last_leaf_lockset, last_ctx;
-  const DrMethod *last_leaf_m;
+  /* direct-mapped cache of leaf contexts by (method, pc): most accesses
+   * repeat a position with the same callers and locks */
+  struct DrLeafCache {
+    const DrMethod *m;
+    uint32_t pc, parent, lockset, ctx;
+  } *leaf_cache;           /* DR_LEAF_CACHE entries, lazily */
   uint8_t *init_seen;      /* class ids whose initialization it has joined */
   int init_seen_len;
   bool live;

@@ -129,7 +129,7 @@ static uint32_t obj_slots(const DrObj *o) {
   return (uint32_t)o->cls->nfields;
 }
 
-static DrShadow *obj_shadow(DrDet *d, DrObj *o) {
+static inline DrShadow *obj_shadow(DrDet *d, DrObj *o) {
   if (!o->shadow) o->shadow = shadow_new(d, obj_slots(o));
   return o->shadow;
 }
@@ -146,7 +146,7 @@ static DrShadow *static_shadow(DrDet *d, DrClass *c) {
   return d->statics[c->id];
 }
 
-static DrShadow *loc_shadow(DrDet *d, const DrLoc *loc) {
+static inline DrShadow *loc_shadow(DrDet *d, const DrLoc *loc) {
   return loc->is_static ? static_shadow(d, loc->cls) : obj_shadow(d, loc->obj);
 }
 
@@ -220,7 +220,7 @@ static void join_init(DrDet *d, DrDetThread *t, const DrClass *c) {
   dr_vc_join(&t->C, d->init_clocks[c->id], &d->mem);
 }
 
-static void on_access(DrDet *d, DrDetThread *t, uint32_t tid, const DrEvent *e, bool write) {
+static inline void on_access(DrDet *d, DrDetThread *t, uint32_t tid, const DrEvent *e, bool write) {
   DrLoc loc;
   build_loc(e, &loc);
   if (!loc.is_static && !loc.obj) return;
@@ -265,6 +265,11 @@ static void det_event(DrListener *self, DrVM *vm, const DrEvent *e) {
   d->events++;
   if (d->disabled) return;
   uint32_t tid = (uint32_t)e->thread->id;
+  if (DR_LIKELY(e->kind <= DR_EV_WRITE)) { /* the hot path: a plain access */
+    DrDetThread *t = (int)tid < d->nthreads && d->threads[tid].live ? &d->threads[tid] : dr_det_thread(d, tid);
+    on_access(d, t, tid, e, e->kind == DR_EV_WRITE);
+    return;
+  }
   /* both first: creating one may move the other */
   if (e->other) dr_det_thread(d, (uint32_t)e->other->id);
   DrDetThread *t = dr_det_thread(d, tid);
@@ -389,6 +394,8 @@ static void det_free(DrDet *d) {
     free(t->chain_m);
     free(t->chain_ip);
     free(t->chain_node);
+    if (t->leaf_cache) dr_mem_sub(&d->mem, DR_LEAF_CACHE * sizeof *t->leaf_cache);
+    free(t->leaf_cache);
     free(t->init_seen);
   }
   free(d->threads);

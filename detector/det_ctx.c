@@ -94,15 +94,20 @@ uint32_t dr_det_ctx(DrDet *d, const DrEvent *e) {
     t->chain_node[t->nchain] = parent;
     t->nchain++;
   }
-  if (t->last_ctx && parent == t->last_leaf_parent && e->method == t->last_leaf_m && e->pc == t->last_leaf_pc &&
-      t->lockset == t->last_leaf_lockset)
-    return t->last_ctx;
-  uint32_t ctx = node_intern(d, parent, e->method ? (uint32_t)e->method->id + 1 : 0, e->pc, t->lockset);
-  t->last_leaf_parent = parent;
-  t->last_leaf_m = e->method;
-  t->last_leaf_pc = e->pc;
-  t->last_leaf_lockset = t->lockset;
-  t->last_ctx = ctx;
+  if (!t->leaf_cache) {
+    t->leaf_cache = dr_xcalloc(DR_LEAF_CACHE, sizeof *t->leaf_cache);
+    dr_mem_add(&d->mem, DR_LEAF_CACHE * sizeof *t->leaf_cache);
+  }
+  uint32_t mid = e->method ? (uint32_t)e->method->id + 1 : 0;
+  uint32_t h = mid * 0x9E3779B1u ^ e->pc * 0x85EBCA6Bu;
+  struct DrLeafCache *c = &t->leaf_cache[(h ^ h >> 16) & (DR_LEAF_CACHE - 1)];
+  if (c->ctx && c->m == e->method && c->pc == e->pc && c->parent == parent && c->lockset == t->lockset) return c->ctx;
+  uint32_t ctx = node_intern(d, parent, mid, e->pc, t->lockset);
+  c->m = e->method;
+  c->pc = e->pc;
+  c->parent = parent;
+  c->lockset = t->lockset;
+  c->ctx = ctx;
   return ctx;
 }
 

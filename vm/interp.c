@@ -181,6 +181,76 @@ static DrThread *hook_before(DrVM *vm, DrThread *th, DrEvent *ev, bool *post) {
   return th;
 }
 
+/* An access when the scheduler wants no point before it: reported right
+ * away, before it executes, if it cannot fail -- nothing can come between
+ * the two, and the listeners see it as if after, without the generic
+ * pending-event decoding and the second dispatch.  False: take the slow
+ * path (it may throw, or wait for class initialization). */
+static bool access_now(DrVM *vm, DrThread *th, const DrFrame *fr, const uint32_t *ip, const DrValue *R) {
+  th->granted_ip = NULL;
+  if (!is_user(fr->method)) return true;
+  DrEvent ev;
+  ev.kind = DR_EV_READ;
+  ev.obj = NULL;
+  ev.is_static = false;
+  switch (vm->access_shape[ip[0]]) {
+  case DR_SHAPE_STATIC_PUT:
+    ev.kind = DR_EV_WRITE;
+    ev.cls = vm->classes[ip[1]];
+    ev.field = (int32_t)ip[2];
+    goto is_static;
+  case DR_SHAPE_STATIC_GET:
+    ev.cls = vm->classes[ip[2]];
+    ev.field = (int32_t)ip[3];
+  is_static:
+    ev.is_static = true;
+    if ((dr_op_info[ip[0]].flags & DR_OPF_INIT) && ev.cls->init_state != DR_INIT_DONE) return false;
+    break;
+  case DR_SHAPE_FIELD_PUT:
+    ev.kind = DR_EV_WRITE;
+    ev.obj = R[ip[1]].ref;
+    ev.field = (int32_t)ip[2];
+    goto is_field;
+  case DR_SHAPE_FIELD_GET:
+    ev.obj = R[ip[2]].ref;
+    ev.field = (int32_t)ip[3];
+  is_field:
+    if (!ev.obj) return false;
+    ev.cls = ev.obj->cls;
+    break;
+  case DR_SHAPE_ARRAY_STORE: {
+    ev.kind = DR_EV_WRITE;
+    const DrArray *a = (const DrArray *)R[ip[1]].ref;
+    if (!a) return false;
+    ev.field = R[ip[2]].i;
+    if (ev.field < 0 || ev.field >= a->length) return false;
+    const DrObj *v = R[ip[3]].ref;
+    if (a->hdr.cls->elem_class && v && !dr_instance_of(v, a->hdr.cls->elem_class)) return false; /* ArrayStoreException */
+    ev.obj = (DrObj *)&a->hdr;
+    ev.cls = a->hdr.cls;
+    break;
+  }
+  case DR_SHAPE_ARRAY_LOAD: {
+    const DrArray *a = (const DrArray *)R[ip[2]].ref;
+    if (!a) return false;
+    ev.field = R[ip[3]].i;
+    if (ev.field < 0 || ev.field >= a->length) return false;
+    ev.obj = (DrObj *)&a->hdr;
+    ev.cls = a->hdr.cls;
+    break;
+  }
+  default: return false;
+  }
+  ev.thread = th;
+  ev.method = fr->method;
+  ev.pc = (uint32_t)(ip - fr->method->code);
+  ev.callee = NULL;
+  ev.other = NULL;
+  ev.arg = 0;
+  dr_emit_event(vm, &ev);
+  return true;
+}
+
 /* Reports a hooked instruction's event once it took effect: a new
  * object is known only then. */
 static void emit_post(DrVM *vm, DrEvent *ev, const uint32_t *ip, const DrValue *R) {
@@ -994,6 +1064,9 @@ run_op:
 hook_pre:
   /* before a READ/WRITE/CALL/RETURN/NEWOBJ instruction, hooks on */
   SAVE();
+  if (!(vm->sched_points & DR_SP_ACCESS) && (dr_op_info[*ip].flags & (DR_OPF_READ | DR_OPF_WRITE)) &&
+      access_now(vm, th, fr, ip, R))
+    RUN_OP();
   next = hook_before(vm, th, &hev, &hook_post_wanted);
   if (next != th) goto switch_to;
   if (hook_post_wanted) {

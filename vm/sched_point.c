@@ -22,6 +22,11 @@ void dr_add_listener(DrVM *vm, DrListener *l) {
 }
 
 void dr_emit_event(DrVM *vm, const DrEvent *e) {
+  DrListener *only = vm->listeners;
+  if (only && !only->next && !only->events) { /* one listener of everything: the usual case */
+    only->event(only, vm, e);
+    return;
+  }
   uint32_t bit = DR_EV_BIT(e->kind);
   for (DrListener *l = vm->listeners; l; l = l->next)
     if (!l->events || (l->events & bit)) l->event(l, vm, e);
@@ -100,7 +105,7 @@ static DrMethod *call_target(DrVM *vm, const uint32_t *ip, const DrValue *R) {
   return (rc->itable && m->selector < rc->itable_len) ? rc->itable[m->selector] : NULL;
 }
 
-static void decode_access(DrVM *vm, const uint32_t *ip, const DrValue *R, DrEvent *ev) {
+void dr_decode_access(DrVM *vm, const uint32_t *ip, const DrValue *R, DrEvent *ev) {
   unsigned fl = dr_op_info[ip[0]].flags;
   bool write = fl & DR_OPF_WRITE;
   bool vol = fl & DR_OPF_SYNC;
@@ -158,7 +163,7 @@ void dr_sched_pending(DrVM *vm, DrThread *t, DrEvent *ev) {
   const DrValue *R = fr->regs;
   unsigned fl = dr_op_info[ip[0]].flags;
   if (fl & (DR_OPF_READ | DR_OPF_WRITE)) {
-    decode_access(vm, ip, R, ev);
+    dr_decode_access(vm, ip, R, ev);
   } else if (ip[0] == DR_OP_MONITORENTER || ip[0] == DR_OP_MONITOREXIT) {
     ev->kind = ip[0] == DR_OP_MONITORENTER ? DR_EV_ACQUIRE : DR_EV_RELEASE;
     ev->obj = R[ip[1]].ref;

@@ -1,6 +1,7 @@
 /* VM lifecycle and the loaded program's registries: classes, methods,
  * array classes, interned string constants, and linking. */
 #include "natives.h"
+#include "opcodes.h"
 
 #include <string.h>
 
@@ -13,6 +14,16 @@ void dr_vm_init(DrVM *vm) {
   vm->err_file = stderr;
   vm->preempt_at = UINT64_MAX;
   vm->next_deadline = INT64_MAX;
+  _Static_assert(DR_OP__COUNT <= 256, "access_shape has 256 entries");
+  for (int op = 0; op < DR_OP__COUNT; op++) {
+    unsigned f = dr_op_info[op].flags;
+    const char *fmt = dr_op_info[op].format;
+    if (!(f & (DR_OPF_READ | DR_OPF_WRITE))) continue;
+    bool w = f & DR_OPF_WRITE;
+    if (fmt[0] == 'c' || fmt[1] == 'c') vm->access_shape[op] = w ? DR_SHAPE_STATIC_PUT : DR_SHAPE_STATIC_GET;
+    else if (fmt[1] == 'f' || fmt[2] == 'f') vm->access_shape[op] = w ? DR_SHAPE_FIELD_PUT : DR_SHAPE_FIELD_GET;
+    else vm->access_shape[op] = w ? DR_SHAPE_ARRAY_STORE : DR_SHAPE_ARRAY_LOAD;
+  }
 }
 
 static void vm_free_method(DrMethod *m) {

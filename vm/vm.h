@@ -7,6 +7,16 @@
 
 struct DrScheduler;
 
+enum {
+  DR_SHAPE_NONE,
+  DR_SHAPE_STATIC_GET,     /* "rcs": dst, class, slot */
+  DR_SHAPE_STATIC_PUT,     /* "csr": class, slot, src */
+  DR_SHAPE_FIELD_GET,      /* "rrf": dst, obj, field */
+  DR_SHAPE_FIELD_PUT,      /* "rfr": obj, field, src */
+  DR_SHAPE_ARRAY_LOAD,     /* "rrr": dst, arr, idx */
+  DR_SHAPE_ARRAY_STORE,    /* "rrr": arr, idx, src */
+};
+
 /* Exit statuses of `drvm run`. */
 enum {
   DR_EXIT_OK = 0,
@@ -130,6 +140,10 @@ typedef struct DrVM {
   int thread_tid_slot;     /* Thread.tid: 1 + the DrThread id once started, 0 before */
   uint64_t sched_decisions;/* scheduling points passed */
 
+  /* per opcode, how an access instruction names its location (interp.c's
+   * access_now), from the opcode table's operand formats: DR_SHAPE_* */
+  uint8_t access_shape[256];
+
   DrBuf16 scratch16;       /* reused by string building (STRCAT, natives) */
 
   /* output: buffered so a run's output is written in order, once */
@@ -217,6 +231,9 @@ bool dr_monitor_exit(DrVM *vm, DrThread *t, DrObj *o);  /* false: IllegalMonitor
  * or NULL when the run stops (every thread ended, deadlock, halting). */
 DrThread *dr_sched_point(DrVM *vm, int reason);
 void dr_emit_event(DrVM *vm, const DrEvent *e);
+/* Fills kind, obj, cls, field and is_static of an access instruction's
+ * event (ev zeroed by the caller). */
+void dr_decode_access(DrVM *vm, const uint32_t *ip, const DrValue *R, DrEvent *ev);
 /* Fills the position fields of e from t's innermost bytecode frame. */
 void dr_event_at(DrEvent *e, DrEventKind kind, DrThread *t);
 void dr_add_listener(DrVM *vm, DrListener *l);
