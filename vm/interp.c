@@ -385,10 +385,19 @@ static void interp_run(DrVM *vm) {
       DR_OPCODES(DR_OP_LABEL)
 #undef DR_OP_LABEL
   };
+  /* per-opcode entries for accesses reported at once (access_now): each
+   * ends in a direct jump to its instruction, which predicts well */
+  static const void *const access_labels[DR_OP__COUNT] = {
+#define DR_OP_ACCESS_LABEL(name, fmt, flags) &&H_##name,
+      DR_OPCODES(DR_OP_ACCESS_LABEL)
+#undef DR_OP_ACCESS_LABEL
+  };
   const void *hooked[DR_OP__COUNT], *posted[DR_OP__COUNT];
   for (int i = 0; i < DR_OP__COUNT; i++) {
     unsigned f = dr_op_info[i].flags;
     hooked[i] = ((f & hook_ops) && !(f & DR_OPF_SYNC)) ? &&hook_pre : labels[i];
+    if (hooked[i] != labels[i] && (f & (DR_OPF_READ | DR_OPF_WRITE)) && !(vm->sched_points & DR_SP_ACCESS))
+      hooked[i] = access_labels[i];
     posted[i] = &&hook_post;
   }
 #ifdef DR_NO_HOOKS
@@ -398,6 +407,7 @@ static void interp_run(DrVM *vm) {
   const void *const *const base = labels;
   const void *const *const disp = labels;
   (void)hooked;
+  (void)access_labels;
   (void)posted;
   (void)base;
 #define SET_POST() ((void)0)
@@ -1067,6 +1077,9 @@ hook_pre:
   if (!(vm->sched_points & DR_SP_ACCESS) && (dr_op_info[*ip].flags & (DR_OPF_READ | DR_OPF_WRITE)) &&
       access_now(vm, th, fr, ip, R))
     RUN_OP();
+#ifdef DR_COMPUTED_GOTO
+hook_pre_saved:
+#endif
   next = hook_before(vm, th, &hev, &hook_post_wanted);
   if (next != th) goto switch_to;
   if (hook_post_wanted) {
@@ -1075,6 +1088,16 @@ hook_pre:
     SET_POST();
   }
   RUN_OP();
+
+#ifdef DR_COMPUTED_GOTO
+#define DR_OP_ACCESS_HOOK(name, fmt, flags)                                   \
+  H_##name:                                                                   \
+  SAVE();                                                                     \
+  if (access_now(vm, th, fr, ip, R)) goto L_##name;                           \
+  goto hook_pre_saved;
+  DR_OPCODES(DR_OP_ACCESS_HOOK)
+#undef DR_OP_ACCESS_HOOK
+#endif
 
 hook_post:
   /* the hooked instruction took effect: report it */
