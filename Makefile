@@ -43,13 +43,15 @@ unit: $(UNIT_BINS)
 	@set -e; for t in $(UNIT_BINS); do $$t; done
 
 test: drvm $(UNIT_BINS)
-	@python3 tests/runner.py --drvm ./drvm $(addprefix --unit ,$(UNIT_BINS)) tests/lang tests/threads
+	@python3 tests/runner.py --drvm ./drvm $(addprefix --unit ,$(UNIT_BINS)) tests/lang tests/threads tests/races
 
 asan:
 	$(MAKE) BUILD=build-asan OPT="-O1 -g -DDR_DEBUG -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
 	  LDFLAGS="-fsanitize=address,undefined" drvm-asan $(patsubst $(BUILD)/%,build-asan/%,$(UNIT_BINS))
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 python3 tests/runner.py --drvm ./drvm-asan --no-jdk \
 	  $(addprefix --unit ,$(patsubst $(BUILD)/%,build-asan/%,$(UNIT_BINS))) tests/lang tests/threads
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 python3 tests/runner.py --drvm ./drvm-asan --no-jdk \
+	  --seeds 5 tests/races
 
 # drvm with the event stream's hooks compiled out, for make bench to
 # measure what they cost when no listener is attached.

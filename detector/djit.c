@@ -3,8 +3,9 @@
  * clock W_x per location, each entry with the context of its access.
  * DJIT+ skips an access when its thread already made one of the same
  * kind in its current epoch; BasicVC compares whole clocks on every
- * access.  Both report the most recent unordered previous access, as
- * FastTrack's epochs name it, so the three agree race for race. */
+ * access.  Both report the most recent unordered previous access, named
+ * by the first access of its epoch as FastTrack's epochs name it, so the
+ * three agree race for race. */
 #include "det.h"
 
 enum { VC_READ_SAME_EPOCH, VC_READ, VC_WRITE_SAME_EPOCH, VC_WRITE, VC_COMPARISONS, VC__RULES };
@@ -48,7 +49,9 @@ static void vc_access(DrDet *d, uint32_t tid, void *slot, const DrLoc *loc, cons
     dr_det_race(d, loc, e, cur, prev, DR_WHY_HB, dr_vc_get(C, prev.tid));
   }
   if (!*mine) *mine = dr_cvc_new(d);
-  dr_cvc_set(d, *mine, tid, now, ctx);
+  /* an epoch keeps the context of its first access, as FastTrack's
+   * same-epoch rules leave it: the reports of the three then agree */
+  if (dr_vc_get(&(*mine)->vc, tid) != now) dr_cvc_set(d, *mine, tid, now, ctx);
 }
 
 static void djit_access(DrDet *d, uint32_t tid, void *slot, const DrLoc *loc, const DrEvent *e, bool write) {

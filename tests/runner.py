@@ -66,6 +66,37 @@ A thread test is cross-checked only if it has `// expect:` lines and no
 --jdk-only runs only the JDK side and checks it against the expectations
 (to validate the suite itself without drvm).
 
+Race tests.  A file with a directory called `races` in its path is a race
+test: a program labeled in its header with what the race detectors must
+find in it,
+
+  // race: norace                  no interleaving has a race
+  // race: race-always LOCS        every run races on exactly LOCS
+  // race: race-hidden LOCS        some runs race on some of LOCS, others
+                                   are ordered by a lock; over the random
+                                   scheduler's seeds the union is LOCS
+
+LOCS is a comma-separated list of locations as the reports name them,
+`Class.field`, with an array reduced to its type (`int[]#7[3]` -> `int[]`).
+Each is run for seeds 1..N (`// seeds:`, --seeds) under the native and the
+random scheduler (`FILE [races native]`, `FILE [races random]`), once with
+each precise detector, `--detector ft|djit|basicvc --report json=TMP`: every
+run must meet the file's other expectations (stdout; exit status 66 when
+races were found, else 0), the races must be as labeled, and the three
+detectors must report exactly the same races (the same ids, in the same
+order) in every run.  A race-hidden file's detection rate (runs with a race
+out of N, per scheduler) is printed at the end.  A norace file is also run
+under the imprecise detectors, seeds 1..10 of both schedulers
+(`FILE [eraser]`, `FILE [hybrid]`); the union of the locations they flag
+must be exactly their known false alarms, declared as
+
+  // eraser: LOCS                  Eraser's false alarms (default: none)
+  // hybrid: LOCS                  hybrid's potential races (default: none)
+
+Every thread test also gets `FILE [precision]`: seeds 1..5 of the native and
+random schedulers, each run under ft, djit and basicvc, which must report
+the same races (FastTrack's claim of identical precision).
+
 --unit BIN (repeatable) also runs a C unit-test binary; it passes iff it
 exits with status 0.
 
@@ -80,6 +111,7 @@ nothing failed (2 if no test was found or the command line is bad).
 import argparse
 import concurrent.futures
 import difflib
+import json
 import os
 import re
 import shlex
@@ -102,9 +134,11 @@ RE_STDERR = re.compile(r"//\s*expect stderr:\s?(.*?)\s*$")
 RE_SOME_SEED = re.compile(r"//\s*expect some seed:(.*)$")
 RE_TRACE = re.compile(r"//\s*expect trace:(.*)$")
 RE_SEEDS = re.compile(r"//\s*seeds:\s*(\d+)\s*$")
-RE_DIRECTIVE = re.compile(r"//\s*(expect\b[^:]*|args|no-jdk|drvm|seeds):")
+RE_RACE = re.compile(r"//\s*race:\s*(norace|race-always|race-hidden)\b(.*)$")
+RE_FALSE_ALARMS = re.compile(r"//\s*(eraser|hybrid):(.*)$")
+RE_DIRECTIVE = re.compile(r"//\s*(expect\b[^:]*|args|no-jdk|drvm|seeds|race|eraser|hybrid):")
 KNOWN_DIRECTIVES = {"expect", "expect error", "expect runtime error", "expect exit", "expect stderr", "args", "no-jdk",
-                    "drvm", "expect some seed", "expect trace", "seeds"}
+                    "drvm", "expect some seed", "expect trace", "seeds", "race", "eraser", "hybrid"}
 
 EXIT_COMPILE_ERROR = 3
 EXIT_UNCAUGHT = 1
@@ -116,6 +150,10 @@ DEFAULT_SEEDS = 50
 REPLAY_SEED = 7
 TRACE_SEED = 1
 DETERMINISM_SEEDS = (1, 2, 3)
+PRECISE_DETECTORS = ("ft", "djit", "basicvc")
+RACE_EXIT = 66
+IMPRECISE_SEEDS = 10
+PRECISION_SEEDS = (1, 2, 3, 4, 5)
 
 
 class Test:
@@ -136,6 +174,12 @@ class Test:
         self.seeds = DEFAULT_SEEDS  # thread tests: seeds 1..seeds per scheduler
         self.some_seed = []       # texts some random-scheduler run must print as a line
         self.trace = []           # expected lines of --trace output
+        self.races = "races" in os.path.normpath(path).split(os.sep)       # a race test
+        self.race_label = None    # norace, race-always, race-hidden
+        self.race_locs = set()    # the labeled locations
+        self.false_alarms = {"eraser": set(), "hybrid": set()}
+        if self.races:
+            self.threads = True   # its seeds, `expect some seed`... work as in thread tests
 
     @property
     def status(self):
@@ -155,6 +199,8 @@ class Test:
     @property
     def check_stdout(self):
         """Whether every run's stdout must equal the `expect:` lines."""
+        if self.races:        # many race programs print in an order the schedule decides
+            return bool(self.expect)
         return bool(self.expect) or not self.some_seed
 
 
@@ -209,6 +255,18 @@ def parse_test(path):
         elif kind == "expect trace":
             s = RE_TRACE.search(line).group(1)
             t.trace.append(s[1:] if s.startswith(" ") else s)
+        elif kind == "race":
+            m = RE_RACE.search(line)
+            if not m or t.race_label is not None:
+                t.problems.append("line %d: malformed or repeated '// race: norace|race-always|race-hidden LOCS'"
+                                  % lineno)
+            else:
+                t.race_label = m.group(1)
+                t.race_locs = parse_locs(m.group(2))
+                if (t.race_label == "norace") != (not t.race_locs):
+                    t.problems.append("line %d: norace takes no locations, the others at least one" % lineno)
+        elif kind in ("eraser", "hybrid"):
+            t.false_alarms[kind] = parse_locs(RE_FALSE_ALARMS.search(line).group(2))
         elif kind == "seeds":
             m = RE_SEEDS.search(line)
             if not m or int(m.group(1)) < 1:
@@ -222,7 +280,17 @@ def parse_test(path):
         t.problems.append("'expect some seed' outside a threads directory")
     if not t.threads and any(RE_SEEDS.search(l) for l in text.split("\n")):
         t.problems.append("'seeds' outside a threads directory")
+    if t.races and t.race_label is None:
+        t.problems.append("a race test without its '// race: LABEL' header")
+    if not t.races and (t.race_label is not None or RE_FALSE_ALARMS.search(text)):
+        t.problems.append("'race', 'eraser' or 'hybrid' outside a races directory")
+    if t.race_label not in (None, "norace") and (t.false_alarms["eraser"] or t.false_alarms["hybrid"]):
+        t.problems.append("'eraser'/'hybrid' false alarms are declared on norace files only")
     return t
+
+
+def parse_locs(text):
+    return set(x.strip() for x in text.split(",") if x.strip() and x.strip() != "none")
 
 
 def discover(paths):
@@ -311,19 +379,21 @@ def check_seed_report(seed, rc, errtext):
     return []
 
 
-def check_output(t, who, rc, out, err, timed_out, timeout, check_stdout=True, seed=None):
+def check_output(t, who, rc, out, err, timed_out, timeout, check_stdout=True, seed=None, status=None):
     """Checks one run against t's expectations; returns a list of failure reasons.
 
     check_stdout=False skips the comparison of stdout with the `expect:` lines;
-    seed=K also checks drvm's seed report for a run with --seed K."""
+    seed=K also checks drvm's seed report for a run with --seed K;
+    status=N expects exit status N instead of the file's."""
     errtext = decode(err)
     if timed_out:
         return ["%s timed out after %gs" % (who, timeout) + ("\n  stderr:\n" + tail(errtext) if errtext.strip() else "")]
     if rc is None or rc < 0:
         return ["%s %s\n  stderr:\n%s" % (who, describe_status(rc), tail(errtext))]
     reasons = []
-    if rc != t.status:
-        reasons.append("%s %s, expected %d" % (who, describe_status(rc), t.status))
+    want_status = t.status if status is None else status
+    if rc != want_status:
+        reasons.append("%s %s, expected %d" % (who, describe_status(rc), want_status))
     if t.errors:
         elines = errtext.split("\n")
         for line, msg in t.errors:
@@ -544,10 +614,156 @@ def run_trace(t, opts):
             pass
 
 
+LOC_ARRAY_ELEMENT = re.compile(r"#\d+\[\d+\]$")
+
+
+def race_locations(races):
+    """The labeled form of a JSON report's race locations: arrays reduced to their type."""
+    return set(LOC_ARRAY_ELEMENT.sub("", r.get("location", "?")) for r in races)
+
+
+def run_detector(t, opts, sched, seed, det):
+    """One run with --report json=TMP: (process result, list of races or None, command)."""
+    fd, path = tempfile.mkstemp(prefix="drvm-races-", suffix=".json")
+    os.close(fd)
+    try:
+        cmd = drvm_command(t, opts, ["--sched", sched, "--seed", str(seed), "--detector", det, "--report",
+                                     "json=" + path])
+        r = run_process(cmd, opts.timeout)
+        races = None
+        try:
+            with open(path, encoding="utf-8") as f:
+                text = f.read()
+            if text:
+                races = json.loads(text)["races"]
+        except (OSError, ValueError, KeyError, TypeError):
+            races = None
+        shown = drvm_command(t, opts, ["--sched", sched, "--seed", str(seed), "--detector", det])
+        return r, races, shown
+    finally:
+        try:
+            os.unlink(path)
+        except OSError:
+            pass
+
+
+def check_detector_run(t, opts, r, races, seed):
+    """One precise detector's run: it ended as the program should, with a readable JSON report."""
+    rc, out, err, timed_out = r
+    status = RACE_EXIT if races else 0
+    reasons = check_output(t, "drvm", rc, out, err, timed_out, opts.timeout, check_stdout=t.check_stdout,
+                           seed=seed, status=status)
+    if not reasons and races is None:
+        reasons.append("no JSON report was written (or it is not valid JSON)")
+    return reasons
+
+
+def race_ids(races):
+    return [r.get("id") for r in races]
+
+
+def run_races(t, opts, sched):
+    """A race test under one scheduler: every seed under ft, djit and basicvc."""
+    name = "%s [races %s]" % (t.rel, sched)
+    found = {}                # seed -> set of locations (ft)
+    want_some = set(t.some_seed) if sched == "random" else set()
+    seen = set()
+    for seed in range(1, t.seeds + 1):
+        ft_ids = None
+        for det in PRECISE_DETECTORS:
+            r, races, cmd = run_detector(t, opts, sched, seed, det)
+            how = "fails with seed %d (of 1..%d); rerun: %s" % (seed, t.seeds, shell_command(cmd, opts))
+            reasons = check_detector_run(t, opts, r, races, seed)
+            if reasons:
+                return [(name, [how] + reasons)]
+            if det == "ft":
+                ft_ids = race_ids(races)
+                locs = race_locations(races)
+                found[seed] = locs
+                if want_some:
+                    seen.update(want_some.intersection(stdout_lines(r[1])))
+                if t.race_label == "norace" and locs:
+                    bad = "reported races on %s in a norace program" % ", ".join(sorted(locs))
+                elif t.race_label == "race-always" and locs != t.race_locs:
+                    bad = "reported races on {%s}, labeled race-always on {%s}" % (
+                        ", ".join(sorted(locs)), ", ".join(sorted(t.race_locs)))
+                elif t.race_label == "race-hidden" and not locs <= t.race_locs:
+                    bad = "reported races on %s, not among the labeled %s" % (
+                        ", ".join(sorted(locs - t.race_locs)), ", ".join(sorted(t.race_locs)))
+                else:
+                    bad = None
+                if bad:
+                    return [(name, [how, bad, "stderr:\n" + tail(decode(r[2]), 30)])]
+            elif race_ids(races) != ft_ids:
+                return [(name, [how, "%s reported races %s, ft %s (the precise detectors must agree)" % (
+                    det, race_ids(races), ft_ids)])]
+    missing = [x for x in t.some_seed if x not in seen] if want_some else []
+    if missing:
+        return [(name, ["no seed in 1..%d printed the line '%s'" % (t.seeds, x) for x in missing])]
+    if t.race_label == "race-hidden":
+        racy = sum(1 for locs in found.values() if locs)
+        per_loc = {loc: sum(1 for locs in found.values() if loc in locs) for loc in sorted(t.race_locs)}
+        opts.rates.append((t.rel, sched, racy, t.seeds, per_loc))
+        union = set().union(*found.values()) if found else set()
+        if sched == "random" and union != t.race_locs:
+            return [(name, ["over seeds 1..%d the random scheduler exposed {%s}, labeled race-hidden on {%s}" % (
+                t.seeds, ", ".join(sorted(union)), ", ".join(sorted(t.race_locs)))])]
+    return [(name, [])]
+
+
+def run_imprecise(t, opts, det):
+    """A norace file under eraser or hybrid: the union of what it flags is exactly the declared false alarms."""
+    name = "%s [%s]" % (t.rel, det)
+    union = set()
+    first = {}                # location -> the command that first flagged it
+    for sched in ("native", "random"):
+        for seed in range(1, IMPRECISE_SEEDS + 1):
+            r, races, cmd = run_detector(t, opts, sched, seed, det)
+            rc, out, err, timed_out = r
+            reasons = check_output(t, "drvm", rc, out, err, timed_out, opts.timeout, check_stdout=t.check_stdout,
+                                   seed=seed, status=RACE_EXIT if races else 0)
+            if not reasons and races is None:
+                reasons.append("no JSON report was written (or it is not valid JSON)")
+            if reasons:
+                return [(name, ["fails with seed %d; rerun: %s" % (seed, shell_command(cmd, opts))] + reasons)]
+            for loc in race_locations(races):
+                if loc not in union:
+                    union.add(loc)
+                    first[loc] = shell_command(cmd, opts)
+    want = t.false_alarms[det]
+    if union != want:
+        reasons = ["%s flagged {%s} over seeds 1..%d of native and random; the file declares '// %s: %s'" % (
+            det, ", ".join(sorted(union)), IMPRECISE_SEEDS, det, ", ".join(sorted(want)) or "none")]
+        reasons += ["%s first flagged by: %s" % (loc, first[loc]) for loc in sorted(union - want)]
+        return [(name, reasons)]
+    return [(name, [])]
+
+
+def run_precision(t, opts):
+    """A thread test under ft, djit and basicvc: the same races in every run."""
+    name = t.rel + " [precision]"
+    for sched in ("native", "random"):
+        for seed in PRECISION_SEEDS:
+            ids = {}
+            for det in PRECISE_DETECTORS:
+                r, races, cmd = run_detector(t, opts, sched, seed, det)
+                rc, timed_out = r[0], r[3]
+                if timed_out or rc is None or rc < 0 or races is None:
+                    return [(name, ["rerun: " + shell_command(cmd, opts),
+                                    "timed out" if timed_out else describe_status(rc) if (rc is None or rc < 0)
+                                    else "no JSON report was written", "stderr:\n" + tail(decode(r[2]))])]
+                ids[det] = race_ids(races)
+            if not ids["ft"] == ids["djit"] == ids["basicvc"]:
+                return [(name, ["the precise detectors disagree with --sched %s --seed %d: %s" % (
+                    sched, seed, "; ".join("%s %s" % (d, ids[d]) for d in PRECISE_DETECTORS))])]
+    return [(name, [])]
+
+
 def run_java_check(t, opts):
     """A thread test on the JDK, once: it must meet the expectations."""
     rc, out, err, to = run_java(t, opts)
-    return [(t.rel + " [jdk]", check_output(t, "java", rc, out, err, to, opts.timeout * 3))]
+    return [(t.rel + " [jdk]", check_output(t, "java", rc, out, err, to, opts.timeout * 3,
+                                           status=0 if t.races else None))]
 
 
 def plan(t, opts):
@@ -556,12 +772,17 @@ def plan(t, opts):
         return [lambda: [(t.rel, ["bad test file: " + "; ".join(t.problems)])]]
     if opts.jdk_only:
         return [lambda: run_test(t, opts)] if t.jdk_eligible() else []
-    if not t.threads:
+    if t.races:
+        jobs = [lambda s=s: run_races(t, opts, s) for s in ("native", "random")]
+        if t.race_label == "norace":
+            jobs += [lambda d=d: run_imprecise(t, opts, d) for d in ("eraser", "hybrid")]
+    elif not t.threads:
         jobs = [lambda: run_test(t, opts)]
     else:
         jobs = [lambda s=s: run_scheduler(t, opts, s) for s in SCHEDULERS]
         jobs.append(lambda: run_replay(t, opts))
         jobs.append(lambda: run_determinism(t, opts))
+        jobs.append(lambda: run_precision(t, opts))
     if t.trace:
         jobs.append(lambda: run_trace(t, opts))
     if t.threads and opts.use_jdk and t.jdk_eligible():
@@ -642,6 +863,7 @@ def main():
             opts.use_jdk = False
 
     opts.drvm_shown = opts.drvm
+    opts.rates = []
     if os.path.isabs(opts.drvm):
         rel = os.path.relpath(opts.drvm)
         if not rel.startswith(".."):
@@ -660,6 +882,11 @@ def main():
                     passed += 1
                     if opts.verbose:
                         print("ok   %s" % name, flush=True)
+    if opts.rates:
+        print("race-hidden detection rates (runs with a race / seeds; per location):")
+        for rel, sched, racy, n, per_loc in sorted(opts.rates):
+            print("  %-46s %-6s %3d/%-3d %s" % (rel, sched, racy, n,
+                                                "  ".join("%s %d" % (loc, k) for loc, k in per_loc.items())))
     print("%d passed, %d failed" % (passed, failed))
     return 0 if failed == 0 else 1
 
