@@ -70,6 +70,10 @@ typedef struct {
   bool vector_clocks;      /* keeps C_t: fork/join/volatile/interrupt edges */
   bool lock_edges;         /* release -> acquire is happens-before (not for hybrid) */
   bool notify_edges;       /* hybrid: notify -> the woken thread */
+  /* without --all-races a reported location is not checked again: the
+   * precise detectors then agree exactly, and Eraser's empty lockset is
+   * terminal anyway (hybrid goes on: every statement pair counts) */
+  bool stop_at_race;
   size_t priv_size;        /* bytes of DrDet.priv, zeroed */
   /* An access to loc (after it took effect) by thread tid whose context
    * is ctx (computed lazily by dr_det_ctx). */
@@ -115,6 +119,13 @@ struct DrDet {
   DrDetectorResult *result;
   DrDetMem mem;
   bool disabled;           /* a clock overflowed: stop quietly after saying so */
+  /* Until main starts its first thread no access can race: each one
+   * happens before everything any other thread will do (they all descend
+   * from main's later forks).  A happens-before detector (ft, djit,
+   * basicvc) so takes accesses only from the first fork on, and a
+   * single-threaded program runs at full speed.  Eraser and hybrid take
+   * them all: their first owner of a location is part of their states. */
+  bool alone;
 
   DrDetThread *threads;    /* by DrThread id */
   int nthreads, threads_cap;

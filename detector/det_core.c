@@ -168,6 +168,18 @@ void dr_det_mark_raced(DrDet *d, const DrLoc *loc) {
 
 /* ------------------------------------------------------------ the events */
 
+/* An array's allocation site; `new double[n][m]` makes its inner arrays
+ * in one instruction, which is their site too. */
+static void note_alloc(DrDet *d, DrObj *o, uint32_t ctx) {
+  obj_shadow(d, o)->alloc_ctx = ctx;
+  const DrClass *c = o->cls;
+  if (c->elem_kind != DR_K_REF || !c->elem_class || !(c->elem_class->flags & DR_CLS_ARRAY)) return;
+  const DrArray *a = (const DrArray *)o;
+  DrObj *const *elems = (DrObj *const *)DR_ARRAY_DATA(a);
+  for (int32_t i = 0; i < a->length; i++)
+    if (elems[i]) note_alloc(d, elems[i], ctx);
+}
+
 static void overflow(DrDet *d) {
   if (d->disabled) return;
   d->disabled = true;
@@ -229,9 +241,7 @@ static inline void on_access(DrDet *d, DrDetThread *t, uint32_t tid, const DrEve
   if (loc.is_static && d->ops->vector_clocks) join_init(d, t, loc.cls);
   DrShadow *sh = loc_shadow(d, &loc);
   if (loc.index < 0 || (uint32_t)loc.index >= sh->nslots) return;
-  /* a precise detector checks a location until its first race (then
-   * FastTrack, DJIT+ and BasicVC agree exactly); the others keep going */
-  if (!d->opt.all_races && d->ops->lock_edges && sh->raced && (sh->raced[loc.index / 8] >> (loc.index % 8) & 1)) {
+  if (!d->opt.all_races && d->ops->stop_at_race && sh->raced && (sh->raced[loc.index / 8] >> (loc.index % 8) & 1)) {
     d->suppressed++;
     return;
   }
@@ -312,6 +322,11 @@ static void det_event(DrListener *self, DrVM *vm, const DrEvent *e) {
     }
     break;
   case DR_EV_FORK:
+    if (d->alone) { /* accesses from the next instruction on */
+      d->alone = false;
+      d->base.events |= DR_EV_BIT(DR_EV_READ) | DR_EV_BIT(DR_EV_WRITE);
+      dr_listeners_changed(d->vm);
+    }
     if (!u) break;
     u->created_ctx = dr_det_ctx(d, e);
     if (vcs) {
@@ -351,10 +366,7 @@ static void det_event(DrListener *self, DrVM *vm, const DrEvent *e) {
     break;
   case DR_EV_NEW:
     /* arrays: remember where they were made, for reports */
-    if (e->obj && (e->obj->cls->flags & DR_CLS_ARRAY)) {
-      DrShadow *sh = obj_shadow(d, e->obj);
-      sh->alloc_ctx = dr_det_ctx(d, e);
-    }
+    if (e->obj && (e->obj->cls->flags & DR_CLS_ARRAY)) note_alloc(d, e->obj, dr_det_ctx(d, e));
     break;
   default: break;
   }
@@ -365,7 +377,8 @@ static void det_event(DrListener *self, DrVM *vm, const DrEvent *e) {
 static void print_stats(DrDet *d) {
   FILE *out = d->vm->err_file;
   fprintf(out, "drvm: %s statistics\n", d->ops->name);
-  fprintf(out, "  %-26s %12llu\n", "events", (unsigned long long)d->events);
+  fprintf(out, "  %-26s %12llu%s\n", "events", (unsigned long long)d->events,
+          d->ops->lock_edges ? "  (accesses from main's first Thread.start on)" : "");
   fprintf(out, "  %-26s %12llu\n", "reads", (unsigned long long)d->reads);
   fprintf(out, "  %-26s %12llu\n", "writes", (unsigned long long)d->writes);
   fprintf(out, "  %-26s %12llu\n", "synchronization events", (unsigned long long)d->syncs);
@@ -474,6 +487,10 @@ DrListener *dr_detector_new(DrVM *vm, const DrDetectorOptions *o, DrDetectorResu
   d->base.finish = det_finish;
   /* no calls, returns or steps: stacks are read from the frames when needed */
   d->base.events = DR_EV_ALL & ~(DR_EV_BIT(DR_EV_CALL) | DR_EV_BIT(DR_EV_RETURN) | DR_EV_BIT(DR_EV_STEP));
+  if (ops->lock_edges) {
+    d->alone = true;
+    d->base.events &= ~(DR_EV_BIT(DR_EV_READ) | DR_EV_BIT(DR_EV_WRITE));
+  }
   if (ops->priv_size) d->priv = dr_xcalloc(1, ops->priv_size);
   vm->shadow_free = shadow_free_hook;
   vm->shadow_ctx = d;

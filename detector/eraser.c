@@ -91,6 +91,7 @@ static void er_stats(DrDet *d, FILE *out) {
 const DrDetOps dr_eraser_ops = {
     .name = "eraser",
     .slot_size = sizeof(EraserSlot),
+    .stop_at_race = true,
     .access = er_access,
     .print_stats = er_stats,
 };

@@ -146,6 +146,7 @@ const DrDetOps dr_ft_ops = {
     .slot_size = sizeof(FtSlot),
     .vector_clocks = true,
     .lock_edges = true,
+    .stop_at_race = true,
     .access = ft_access,
     .slot_free = ft_slot_free,
     .print_stats = ft_stats,

@@ -85,7 +85,8 @@ run must meet the file's other expectations (stdout; exit status 66 when
 races were found, else 0), the races must be as labeled, and the three
 detectors must report exactly the same races (the same ids, in the same
 order) in every run.  A race-hidden file's detection rate (runs with a race
-out of N, per scheduler) is printed at the end.  A norace file is also run
+out of N, per scheduler) is printed at the end (with N >= 20 the union
+must be all of LOCS).  A norace file is also run
 under the imprecise detectors, seeds 1..10 of both schedulers
 (`FILE [eraser]`, `FILE [hybrid]`); the union of the locations they flag
 must be exactly their known false alarms, declared as
@@ -154,6 +155,7 @@ PRECISE_DETECTORS = ("ft", "djit", "basicvc")
 RACE_EXIT = 66
 IMPRECISE_SEEDS = 10
 PRECISION_SEEDS = (1, 2, 3, 4, 5)
+MIN_SEEDS_FOR_UNION = 20
 
 
 class Test:
@@ -705,7 +707,8 @@ def run_races(t, opts, sched):
         per_loc = {loc: sum(1 for locs in found.values() if loc in locs) for loc in sorted(t.race_locs)}
         opts.rates.append((t.rel, sched, racy, t.seeds, per_loc))
         union = set().union(*found.values()) if found else set()
-        if sched == "random" and union != t.race_locs:
+        # (a few seeds, as under make asan, may well miss a hidden race)
+        if sched == "random" and t.seeds >= MIN_SEEDS_FOR_UNION and union != t.race_locs:
             return [(name, ["over seeds 1..%d the random scheduler exposed {%s}, labeled race-hidden on {%s}" % (
                 t.seeds, ", ".join(sorted(union)), ", ".join(sorted(t.race_locs)))])]
     return [(name, [])]

@@ -306,6 +306,16 @@ static uint64_t step_limit_of(const DrVM *vm) {
 }
 
 /* Runs every thread until all have ended or the VM halts. */
+static unsigned hook_ops_of(const DrVM *vm) {
+  unsigned ops = 0;
+  if ((vm->sched_points & DR_SP_ACCESS) || (vm->listen_mask & (DR_EV_BIT(DR_EV_READ) | DR_EV_BIT(DR_EV_WRITE))))
+    ops |= DR_OPF_READ | DR_OPF_WRITE;
+  if ((vm->sched_points & DR_SP_CALL) || (vm->listen_mask & (DR_EV_BIT(DR_EV_CALL) | DR_EV_BIT(DR_EV_RETURN))))
+    ops |= DR_OPF_CALL | DR_OPF_RETURN;
+  if (vm->listen_mask & DR_EV_BIT(DR_EV_NEW)) ops |= DR_OPF_NEWOBJ;
+  return ops;
+}
+
 static void interp_run(DrVM *vm) {
   DrThread *th = vm->thread;
   DrThread *next;
@@ -372,13 +382,10 @@ static void interp_run(DrVM *vm) {
 #define TRACE() ((void)0)
 #endif
 
-  /* the instructions whose events the scheduler or a listener wants */
-  unsigned hook_ops = 0;
-  if ((vm->sched_points & DR_SP_ACCESS) || (vm->listen_mask & (DR_EV_BIT(DR_EV_READ) | DR_EV_BIT(DR_EV_WRITE))))
-    hook_ops |= DR_OPF_READ | DR_OPF_WRITE;
-  if ((vm->sched_points & DR_SP_CALL) || (vm->listen_mask & (DR_EV_BIT(DR_EV_CALL) | DR_EV_BIT(DR_EV_RETURN))))
-    hook_ops |= DR_OPF_CALL | DR_OPF_RETURN;
-  if (vm->listen_mask & DR_EV_BIT(DR_EV_NEW)) hook_ops |= DR_OPF_NEWOBJ;
+  /* the instructions whose events the scheduler or a listener wants;
+   * listeners may change what they want during the run (hooks_gen) */
+  unsigned hook_ops = hook_ops_of(vm);
+  uint32_t hooks_gen = vm->hooks_gen;
 #ifdef DR_COMPUTED_GOTO
   static const void *const labels[DR_OP__COUNT] = {
 #define DR_OP_LABEL(name, fmt, flags) &&L_##name,
@@ -393,13 +400,15 @@ static void interp_run(DrVM *vm) {
 #undef DR_OP_ACCESS_LABEL
   };
   const void *hooked[DR_OP__COUNT], *posted[DR_OP__COUNT];
-  for (int i = 0; i < DR_OP__COUNT; i++) {
-    unsigned f = dr_op_info[i].flags;
-    hooked[i] = ((f & hook_ops) && !(f & DR_OPF_SYNC)) ? &&hook_pre : labels[i];
-    if (hooked[i] != labels[i] && (f & (DR_OPF_READ | DR_OPF_WRITE)) && !(vm->sched_points & DR_SP_ACCESS))
-      hooked[i] = access_labels[i];
-    posted[i] = &&hook_post;
+#define BUILD_HOOKS()                                                         \
+  for (int i = 0; i < DR_OP__COUNT; i++) {                                    \
+    unsigned f = dr_op_info[i].flags;                                         \
+    hooked[i] = ((f & hook_ops) && !(f & DR_OPF_SYNC)) ? &&hook_pre : labels[i]; \
+    if (hooked[i] != labels[i] && (f & (DR_OPF_READ | DR_OPF_WRITE)) && !(vm->sched_points & DR_SP_ACCESS)) \
+      hooked[i] = access_labels[i];                                           \
+    posted[i] = &&hook_post;                                                  \
   }
+  BUILD_HOOKS();
 #ifdef DR_NO_HOOKS
   /* A build without the event stream's hooks, only to measure what they
    * cost when unused (make bench): no listener can be attached. */
@@ -420,6 +429,15 @@ static void interp_run(DrVM *vm) {
 #define CLEAR_POST() (disp = base)
 #define POST_PENDING() (disp == posted)
 #endif
+  /* hooked[] is rebuilt in place: base and disp stay valid */
+#define REHOOK()                                                              \
+  do {                                                                        \
+    if (DR_UNLIKELY(hooks_gen != vm->hooks_gen)) {                            \
+      hooks_gen = vm->hooks_gen;                                              \
+      hook_ops = hook_ops_of(vm);                                             \
+      BUILD_HOOKS();                                                          \
+    }                                                                         \
+  } while (0)
 #define CASE(op) L_##op:
 #define DISPATCH()                                                            \
   do {                                                                        \
@@ -435,6 +453,13 @@ static void interp_run(DrVM *vm) {
 #define SET_POST() (post_pending = true)
 #define CLEAR_POST() (post_pending = false)
 #define POST_PENDING() post_pending
+#define REHOOK()                                                              \
+  do {                                                                        \
+    if (DR_UNLIKELY(hooks_gen != vm->hooks_gen)) {                            \
+      hooks_gen = vm->hooks_gen;                                              \
+      hook_ops = hook_ops_of(vm);                                             \
+    }                                                                         \
+  } while (0)
 #endif
 #define NEXT(n)                                                               \
   do {                                                                        \
@@ -948,6 +973,7 @@ run_op:
       }
       if (callee->ret_kind != DR_K_VOID) R[A1] = ret;
       ip += 4 + argc;
+      REHOOK(); /* e.g. Thread.start: a detector now wants the accesses */
       STEP_HERE();
       DISPATCH();
     }
@@ -1142,6 +1168,7 @@ switch_to:
     }
   }
   vm->thread = th = next;
+  REHOOK();
   {
     uint64_t q = vm->sched->quantum ? vm->sched->quantum(vm->sched, vm, th) : 0;
     vm->preempt_at = q ? vm->steps + q : UINT64_MAX;

@@ -21,6 +21,13 @@ void dr_add_listener(DrVM *vm, DrListener *l) {
   vm->hooks = true;
 }
 
+void dr_listeners_changed(DrVM *vm) {
+  uint32_t mask = 0;
+  for (DrListener *l = vm->listeners; l; l = l->next) mask |= l->events ? l->events : DR_EV_ALL;
+  vm->listen_mask = mask;
+  vm->hooks_gen++;
+}
+
 void dr_emit_event(DrVM *vm, const DrEvent *e) {
   DrListener *only = vm->listeners;
   if (only && !only->next && !only->events) { /* one listener of everything: the usual case */

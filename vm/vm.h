@@ -128,6 +128,7 @@ typedef struct DrVM {
   struct DrScheduler *sched;
   DrListener *listeners;
   uint32_t listen_mask;    /* DR_EV_BIT()s some listener receives */
+  uint32_t hooks_gen;      /* bumped when a listener changes its events */
   /* Frees an object's detector state (DrObj.shadow) when the GC frees
    * the object; set by whoever attaches shadows. */
   void (*shadow_free)(void *ctx, DrObj *o);
@@ -237,6 +238,12 @@ void dr_decode_access(DrVM *vm, const uint32_t *ip, const DrValue *R, DrEvent *e
 /* Fills the position fields of e from t's innermost bytecode frame. */
 void dr_event_at(DrEvent *e, DrEventKind kind, DrThread *t);
 void dr_add_listener(DrVM *vm, DrListener *l);
+/* A listener changed its events mask: the interpreter rehooks its
+ * dispatch before the next instruction of the running thread that
+ * follows a native call or a thread switch (a listener that widens its
+ * mask from an event it receives, e.g. at a fork, gets the events of
+ * the very next instruction). */
+void dr_listeners_changed(DrVM *vm);
 /* Whether some listener receives events of this kind. */
 static inline bool dr_listening(const DrVM *vm, DrEventKind kind) { return vm->listen_mask & DR_EV_BIT(kind); }
 /* Prints the JDK-like thread dump and the lock cycle; sets exit status 4. */

@@ -869,7 +869,12 @@ static void test_ft_state(DrCheck *t) {
   Fx f;
   if (!fx_open(&f, t, "ft", NULL)) return;
   CHECK(t, dr_ft_ops.slot_size == sizeof(FtSlotView));
+  uint32_t gen = f.vm.hooks_gen;
+  CHECK(t, !(f.l->events & DR_EV_BIT(DR_EV_READ)));
   start(&f, 2);
+  /* the first fork asks for the accesses, and the interpreter rehooks */
+  CHECK(t, (f.l->events & DR_EV_BIT(DR_EV_READ)) && (f.l->events & DR_EV_BIT(DR_EV_WRITE)));
+  CHECK(t, f.vm.hooks_gen == gen + 1);
   rd(&f, 1);
   FtSlotView *s = ft_slot(&f, f.obj[0], f.fx);
   CHECK(t, s != NULL);
@@ -1001,7 +1006,9 @@ static void test_detector_new(DrCheck *t) {
   CHECK(t, l && !strcmp(l->name, "ft"));
   if (l) {
     CHECK(t, (l->events & DR_EV_BIT(DR_EV_CALL)) == 0 && (l->events & DR_EV_BIT(DR_EV_STEP)) == 0);
-    CHECK(t, (l->events & DR_EV_BIT(DR_EV_READ)) && (l->events & DR_EV_BIT(DR_EV_JOIN)) &&
+    /* no accesses while main runs alone: they cannot race (see DrDet.alone) */
+    CHECK(t, !(l->events & DR_EV_BIT(DR_EV_READ)) && !(l->events & DR_EV_BIT(DR_EV_WRITE)) &&
+                 (l->events & DR_EV_BIT(DR_EV_FORK)) && (l->events & DR_EV_BIT(DR_EV_JOIN)) &&
                  (l->events & DR_EV_BIT(DR_EV_INIT)) && (l->events & DR_EV_BIT(DR_EV_WAKE)));
     CHECK(t, vm.shadow_free != NULL && vm.shadow_ctx == l);
     DrDet *d = (DrDet *)l;
