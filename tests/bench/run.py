@@ -1,43 +1,60 @@
 #!/usr/bin/env python3
-"""Benchmark driver: drvm against the JDK's bytecode interpreter.
+"""Benchmark driver: drvm against the JDK's bytecode interpreter, and drvm's race detectors.
 
-    python3 tests/bench/run.py --drvm ./drvm [--nohooks build-nohooks/drvm] [--runs 3] [names...]
+    python3 tests/bench/run.py --drvm ./drvm [--nohooks build-nohooks/drvm] [--runs 3]
+                               [--only TABLE[,TABLE...]] [names...]
 
-Every program in tests/bench/*.dl is valid Java as well as DL.  For each one
-(or only the NAMES given, e.g. `fib nbody`) the driver
+Every program in tests/bench/*.dl is valid Java as well as DL.  Four tables
+follow, each for every program (or only the NAMES given, e.g. `fib nbody`);
+--only picks some of them: java, scheduler, stream, detectors.  Every drvm run
+that measures the VM itself passes `--detector none` (ft is drvm's default).
 
-  * copies it into a temporary directory as <FirstClass>.java and compiles it
-    with `javac`;
-  * runs `java -Xint -cp TMP <FirstClass>` and `DRVM run FILE.dl`, each RUNS
-    times, and keeps the best wall-clock time of each;
-  * checks that both produce the same standard output (MISMATCH if not) and
-    exit normally (FAIL if not);
-  * records drvm's peak resident memory, read from os.wait4()'s rusage for
-    that very child process.
+  * java: each program is copied into a temporary directory as
+    <FirstClass>.java and compiled with `javac`; `java -Xint -cp TMP
+    <FirstClass>` and `DRVM run --detector none FILE.dl` run RUNS times each,
+    the best wall-clock time of each is kept; both must produce the same
+    standard output (MISMATCH if not) and exit normally (FAIL if not).  It
+    prints drvm seconds, java -Xint seconds, the ratio drvm/java, drvm's
+    peak RSS, the geometric mean of the ratios and binarytrees' peak RSS.
+    When java or javac is missing, it prints drvm's times only, with a note.
 
-It prints a table (drvm seconds, java -Xint seconds, ratio drvm/java, drvm
-peak RSS), the geometric mean of the ratios and binarytrees' peak RSS.  When
-java or javac is missing, it prints drvm's times only, with a note.
+The threaded programs (THREADED: series, sor, montecarlo, lockcounter,
+pmatmul, prodcons, hashtable) take the number of threads as their argument
+(prodcons: producer/consumer pairs); the tables run them with 4.  The other
+tables are measured side by side (the variants' runs interleaved) in CPU time
+(user + system: drvm runs all its threads on one OS thread, so CPU time is
+not inflated by other processes competing for the CPU), least of RUNS kept:
 
-The threaded programs (THREADED: series, sor, montecarlo, lockcounter) take
-the number of threads as their argument; the main table runs them with 4
-(`drvm run FILE -- 4`, `java ... 4`).  Two more tables follow, each measured
-side by side (the variants' runs interleaved, best of RUNS kept):
+  * scheduler: each threaded program but prodcons under `--sched native`
+    with 4 threads against the same total work done by 1 thread; the target
+    is a ratio of at most 1.10;
+  * stream: every program on plain drvm (hooks compiled in, no listener)
+    against the same drvm built with -DDR_NO_HOOKS (--nohooks, default
+    build-nohooks/drvm; `make bench` builds it): the unused hooks' cost,
+    target at most 1.05 within noise (marked per program and judged on the
+    geometric mean); and `--trace=/dev/null` against plain drvm: the cost of
+    a listener that formats every event (informative; one run of at most
+    about --trace-seconds of CPU: a longer program is traced for a prefix of
+    its steps with --max-steps, sized by a short probe run, and the ratio
+    compares CPU time per step, the step count coming from `drvm -v`).
+    Skipped with a note when the nohooks binary is missing;
+  * detectors: the FastTrack paper's table.  Every program runs under
+    --detector none, empty, ft, djit, basicvc, eraser and hybrid, in
+    --detector-runs rounds (default 2), least CPU time kept; it prints each
+    detector's slowdown over none, the peak RSS under none and ft and their
+    ratio, a geometric-mean row, and whether the goals are met: ft at most
+    1.5x slower than none and at most 2.0x its memory (geometric means), ft
+    faster than djit and basicvc (the paper: 2.3x and 10x).  A program
+    longer than 1.5 x --detector-budget CPU seconds under none (default 0.3)
+    runs only its first budget's worth of steps (--max-steps; the same N for
+    every detector);
+    binarytrees runs with a smaller input (DETECTOR_ARGS).  Exit status 66
+    (races found) counts as a run; such cells are marked '*'.
 
-  * scheduler cost: each threaded program under `--sched native` with 4
-    threads against the same total work done by 1 thread; the target is a
-    ratio of at most 1.10;
-  * event stream cost: every program on plain drvm (hooks compiled in, no
-    listener) against the same drvm built with -DDR_NO_HOOKS (--nohooks,
-    default build-nohooks/drvm; `make bench` builds it): the unused hooks'
-    cost, target at most 1.05 within noise (marked per program and judged on
-    the geometric mean); and `--trace=/dev/null` against plain drvm: the
-    cost of a listener that formats every event (informative; one run, as it
-    is 50-150 times slower).  Skipped with a note when the nohooks binary is
-    missing.
-
-Exit status: 0 if every program ran and matched, 1 otherwise, 2 on a usage
-error.  Python 3 standard library only.
+Peak RSS comes from GNU time (/usr/bin/time -f %M) when it is installed: a
+child's own ru_maxrss would include this Python process's memory from before
+the exec.  Exit status: 0 if every program ran and matched, 1 otherwise, 2
+on a usage error.  Python 3 standard library only.
 """
 
 import argparse
@@ -56,10 +73,24 @@ BENCH_DIR = os.path.dirname(os.path.abspath(__file__))
 
 # Preferred order; any other *.dl in the directory is appended sorted.
 ORDER = ["fib", "virtualcalls", "binarytrees", "sieve", "matmul", "nbody", "strings",
-         "series", "sor", "montecarlo", "lockcounter"]
-# Programs whose first argument is the number of threads (same total work).
-THREADED = ("series", "sor", "montecarlo", "lockcounter")
+         "series", "sor", "montecarlo", "lockcounter", "pmatmul", "prodcons", "hashtable"]
+# Programs whose first argument is the number of threads (same total work);
+# prodcons's is the number of producer/consumer pairs.
+THREADED = ("series", "sor", "montecarlo", "lockcounter", "pmatmul", "prodcons", "hashtable")
+# The scheduler cost table: the THREADED programs that can run on 1 thread.
+SCHED_PROGRAMS = ("series", "sor", "montecarlo", "lockcounter", "pmatmul", "hashtable")
 MAIN_THREADS = "4"
+# Every drvm run that measures the VM itself disables race detection (ft is the default).
+NO_DETECTOR = ["--detector", "none"]
+# The detector table: the detectors in the order of the FastTrack paper's table, hybrid last.
+DETECTORS = ("none", "empty", "ft", "djit", "basicvc", "eraser", "hybrid")
+# Smaller inputs for the detector table (binarytrees' default runs 8 s even under none).
+DETECTOR_ARGS = {"binarytrees": ["13", "2"]}
+# drvm's exit status when the detector found races (--race-exit-code's default).
+RACE_EXIT = 66
+# drvm's exit status when --max-steps stopped the program.
+STEPS_EXIT = 5
+TABLES = ("java", "scheduler", "stream", "detectors")
 
 
 def prog_args(name, threads=MAIN_THREADS):
@@ -69,8 +100,9 @@ def prog_args(name, threads=MAIN_THREADS):
 class Result:
     """One process run: wall time, exit code, outputs, peak RSS (KiB)."""
 
-    def __init__(self, seconds, code, stdout, stderr, maxrss_kib, timed_out):
+    def __init__(self, seconds, code, stdout, stderr, maxrss_kib, timed_out, cpu=None):
         self.seconds = seconds
+        self.cpu = cpu          # user + system CPU seconds of the child
         self.code = code
         self.stdout = stdout
         self.stderr = stderr
@@ -78,15 +110,38 @@ class Result:
         self.timed_out = timed_out
 
 
+def _find_gnu_time():
+    """/usr/bin/time if it is GNU time (it has -f and -o), else None."""
+    path = "/usr/bin/time"
+    if not os.access(path, os.X_OK):
+        return None
+    try:
+        r = subprocess.run([path, "-f", "%M", "-o", os.devnull, "true"], stdin=subprocess.DEVNULL,
+                           capture_output=True, timeout=10)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return path if r.returncode == 0 else None
+
+
+# Peak RSS: a child's ru_maxrss counts the memory of the process it was forked
+# from until its exec (here, this Python, some 15 MB), so small programs all
+# look 15 MB big.  GNU time forks the program from a small process and reports
+# the program's own ru_maxrss; without it the figures have that floor.
+GNU_TIME = _find_gnu_time()
+
+
 def run_measured(argv, timeout, cwd=None):
     """Runs argv with stdin closed; returns a Result.
 
-    The child is reaped with os.wait4 so its own rusage (ru_maxrss, in KiB on
-    Linux) is available.  Output goes to temporary files so a large output
-    cannot block the child on a full pipe."""
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+    The child is reaped with os.wait4 so its rusage (CPU time; ru_maxrss, in
+    KiB on Linux) is available; the peak RSS comes from GNU time when it is
+    installed (see GNU_TIME).  Output goes to temporary files so a large
+    output cannot block the child on a full pipe."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err, \
+            tempfile.NamedTemporaryFile(prefix="drvm-bench-rss-") as rssf:
+        full = ([GNU_TIME, "-f", "%M", "-o", rssf.name] if GNU_TIME else []) + list(argv)
         start = time.perf_counter()
-        proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=out, stderr=err,
+        proc = subprocess.Popen(full, stdin=subprocess.DEVNULL, stdout=out, stderr=err,
                                 cwd=cwd, start_new_session=True)
         timed_out = []
 
@@ -108,9 +163,21 @@ def run_measured(argv, timeout, cwd=None):
         seconds = time.perf_counter() - start
         code = os.waitstatus_to_exitcode(status)
         proc.returncode = code  # already reaped: keep Popen from waiting again
+        maxrss = usage.ru_maxrss
+        if GNU_TIME:
+            # the last line is %M; a line before it may say "Command exited with non-zero status N"
+            lines = open(rssf.name, "rb").read().split()
+            if lines and lines[-1].isdigit():
+                maxrss = int(lines[-1])
+            # GNU time exits 128+N when the program dies of signal N; report the signal as Popen would
+            with open(rssf.name, "rb") as f:
+                m = re.search(rb"terminated by signal (\d+)", f.read())
+            if m:
+                code = -int(m.group(1))
         out.seek(0)
         err.seek(0)
-        return Result(seconds, code, out.read(), err.read(), usage.ru_maxrss, bool(timed_out))
+        return Result(seconds, code, out.read(), err.read(), maxrss, bool(timed_out),
+                      usage.ru_utime + usage.ru_stime)
 
 
 def best_of(argv, runs, timeout, cwd=None):
@@ -174,7 +241,8 @@ def first_lines(data, n=5):
 
 
 def main():
-    ap = argparse.ArgumentParser(description="Compare drvm with java -Xint on tests/bench/*.dl.")
+    ap = argparse.ArgumentParser(
+        description="Compare drvm with java -Xint, and its race detectors, on tests/bench/*.dl.")
     ap.add_argument("--drvm", default="./drvm", help="path to the drvm executable (default ./drvm)")
     ap.add_argument("--runs", type=int, default=3, help="runs per program and VM; best time kept (default 3)")
     ap.add_argument("--java", default="java", help="java launcher (default: java on PATH)")
@@ -183,10 +251,32 @@ def main():
     ap.add_argument("--timeout", type=float, default=600.0, help="seconds before one run is killed (default 600)")
     ap.add_argument("--nohooks", default="build-nohooks/drvm",
                     help="drvm built with -DDR_NO_HOOKS for the event stream cost (default build-nohooks/drvm)")
+    ap.add_argument("--only", action="append", metavar="TABLE",
+                    help="run only these tables (repeatable or comma-separated): %s; default all"
+                    % ", ".join(TABLES))
+    ap.add_argument("--detector-runs", type=int, default=2,
+                    help="detector table: rounds of side-by-side runs, least CPU time kept (default 2)")
+    ap.add_argument("--detector-budget", type=float, default=0.3,
+                    help="detector table: a program longer than 1.5 times this many CPU seconds under "
+                         "--detector none runs only its first steps worth this long, under every detector "
+                         "(default 0.3; 0: whole programs)")
+    ap.add_argument("--trace-seconds", type=float, default=1.0,
+                    help="event stream table: CPU seconds of --trace=/dev/null per program; longer programs "
+                         "are traced for a prefix of their steps (default 1.0; 0: whole programs)")
     ap.add_argument("names", nargs="*", help="benchmarks to run (default: all), e.g. fib nbody")
     args = ap.parse_args()
     if args.runs < 1:
         ap.error("--runs must be at least 1")
+    if args.detector_runs < 1:
+        ap.error("--detector-runs must be at least 1")
+    tables = []
+    for item in args.only or TABLES:
+        for t in item.split(","):
+            t = t.strip()
+            if t not in TABLES:
+                ap.error("--only: unknown table '%s' (have: %s)" % (t, ", ".join(TABLES)))
+            if t not in tables:
+                tables.append(t)
 
     drvm = args.drvm
     if os.sep not in drvm and shutil.which(drvm):
@@ -198,6 +288,25 @@ def main():
         return 2
 
     programs = find_programs(args.names)
+    print("drvm: %s   tables: %s" % (drvm, ", ".join(tables)))
+    print()
+    problems = 0
+    if "java" in tables:
+        problems += java_table(drvm, programs, args)
+    if "scheduler" in tables:
+        problems += scheduler_cost(drvm, [p for p in programs if p in SCHED_PROGRAMS], args)
+    if "stream" in tables:
+        problems += stream_cost(drvm, programs, args)
+    if "detectors" in tables:
+        problems += detector_table(drvm, programs, args)
+    if problems:
+        print("%d program%s or measurement%s failed or mismatched" % (problems, "" if problems == 1 else "s",
+                                                                       "" if problems == 1 else "s"))
+    return 1 if problems else 0
+
+
+def java_table(drvm, programs, args):
+    """drvm --detector none against java -Xint: wall-clock time, outputs compared; returns the problems."""
     java = None if args.no_java else shutil.which(args.java)
     javac = None if args.no_java else shutil.which(args.javac)
     use_java = java is not None and javac is not None
@@ -207,7 +316,7 @@ def main():
     elif args.no_java:
         print("NOTE: --no-java: timing drvm only; outputs are not checked against Java.")
 
-    print("drvm: %s   runs per program: %d (best time kept)" % (drvm, args.runs))
+    print("drvm --detector none against java -Xint, wall-clock seconds, best of %d runs" % args.runs)
     if use_java:
         print("java: %s -Xint" % java)
     print()
@@ -236,7 +345,8 @@ def main():
                 else:
                     jbest, _ = best_of([java, "-Xint", "-cp", os.path.join(work, "classes"), cls] + prog_args(name),
                                        args.runs, args.timeout)
-            dbest, druns = best_of([drvm, "run", path, "--"] + prog_args(name), args.runs, args.timeout)
+            dbest, druns = best_of([drvm, "run"] + NO_DETECTOR + [path, "--"] + prog_args(name), args.runs,
+                                   args.timeout)
             rss[name] = max(r.maxrss_kib for r in druns)
 
             if dbest.timed_out or dbest.code != 0:
@@ -283,24 +393,25 @@ def main():
         print("geometric mean drvm/java -Xint: - (no program ran successfully on both)")
     if "binarytrees" in rss:
         print("binarytrees peak RSS: %d MB" % round(rss["binarytrees"] / 1024.0))
-    problems += scheduler_cost(drvm, [p for p in programs if p in THREADED], args)
-    problems += stream_cost(drvm, programs, args)
-    if problems:
-        print("%d program%s or measurement%s failed or mismatched" % (problems, "" if problems == 1 else "s",
-                                                                       "" if problems == 1 else "s"))
-    return 1 if problems else 0
+    print()
+    return problems
 
 
-def side_by_side(variants, runs, timeout):
-    """Runs each argv of variants in turn, RUNS rounds; returns the best Result per variant (None if one failed)."""
+def side_by_side(variants, runs, timeout, ok_codes=(0,)):
+    """Runs each argv of variants in turn, RUNS rounds.
+
+    Returns, per variant, the Result with the least CPU time (user + system:
+    drvm runs all its threads on one OS thread, so its CPU time does not
+    count the time other processes held the CPU), or None if a run failed
+    (an exit status outside OK_CODES or a timeout)."""
     best = [None] * len(variants)
     for _ in range(runs):
         for i, argv in enumerate(variants):
             r = run_measured(argv, timeout)
-            if r.code != 0 or r.timed_out:
+            if r.code not in ok_codes or r.timed_out:
                 print("  failed: %s (%s)\n%s" % (" ".join(argv), fmt_secs(r), first_lines(r.stderr)), file=sys.stderr)
                 return None
-            if best[i] is None or r.seconds < best[i].seconds:
+            if best[i] is None or r.cpu < best[i].cpu:
                 best[i] = r
     return best
 
@@ -314,24 +425,36 @@ def print_table(headers, rows):
     print()
 
 
+def geomean(values):
+    return math.exp(sum(math.log(v) for v in values) / len(values)) if values else None
+
+
+def steps_of(result):
+    """The step count drvm -v printed at the end (stderr), or None."""
+    m = re.search(rb"(\d+) steps", result.stderr)
+    return int(m.group(1)) if m else None
+
+
 def scheduler_cost(drvm, programs, args):
     """4 threads against 1 thread doing the same work, --sched native, no listener."""
     if not programs:
         return 0
-    print("Scheduler cost: %s threads vs 1 thread, same work, --sched native, no listener (target <= 1.10)"
+    print("Scheduler cost: %s threads vs 1 thread, same work, --sched native, --detector none, CPU seconds,"
           % MAIN_THREADS)
+    print("least of %d side-by-side runs (target <= 1.10)" % args.runs)
     rows, problems = [], 0
     for name in programs:
         print("running %s (scheduler cost) ..." % name, file=sys.stderr, flush=True)
         path = os.path.join(BENCH_DIR, name + ".dl")
-        best = side_by_side([[drvm, "run", "--sched", "native", path, "--", "1"],
-                             [drvm, "run", "--sched", "native", path, "--", MAIN_THREADS]], args.runs, args.timeout)
+        best = side_by_side([[drvm, "run", "--sched", "native"] + NO_DETECTOR + [path, "--", "1"],
+                             [drvm, "run", "--sched", "native"] + NO_DETECTOR + [path, "--", MAIN_THREADS]],
+                            args.runs, args.timeout)
         if best is None or best[0].stdout != best[1].stdout:
             problems += 1
             rows.append((name, "-", "-", "-", "FAIL" if best is None else "OUTPUT DIFFERS"))
             continue
-        ratio = best[1].seconds / best[0].seconds
-        rows.append((name, "%.3f" % best[0].seconds, "%.3f" % best[1].seconds, "%.3f" % ratio,
+        ratio = best[1].cpu / best[0].cpu
+        rows.append((name, "%.3f" % best[0].cpu, "%.3f" % best[1].cpu, "%.3f" % ratio,
                      "ok" if ratio <= 1.10 else "ABOVE TARGET"))
     print_table(("program", "1 thread s", MAIN_THREADS + " threads s", "ratio", "target"), rows)
     return problems
@@ -343,30 +466,176 @@ def stream_cost(drvm, programs, args):
     if not (os.path.isfile(nohooks) and os.access(nohooks, os.X_OK)):
         print("NOTE: %s not found (make drvm-nohooks builds it): event stream cost not measured.\n" % args.nohooks)
         return 0
-    print("Event stream cost: hooks compiled in but unused vs compiled out (target <= 1.05), and with a")
-    print("listener formatting every event (--trace=/dev/null; informative)")
+    print("Event stream cost, --detector none, CPU seconds, least of %d side-by-side runs: hooks compiled in"
+          % args.runs)
+    print("but unused vs compiled out (target <= 1.05), and a listener formatting every event")
+    print("(--trace=/dev/null; informative, one run of at most about %gs: a longer program is traced for a"
+          % args.trace_seconds)
+    print("prefix of its steps, `traced steps`, and traced/drvm compares the CPU time per step)")
     rows, problems, ratios = [], 0, []
     for name in programs:
         print("running %s (event stream cost) ..." % name, file=sys.stderr, flush=True)
         path = os.path.join(BENCH_DIR, name + ".dl")
-        tail_args = ["--"] + prog_args(name)
-        best = side_by_side([[nohooks, "run", path] + tail_args, [drvm, "run", path] + tail_args], args.runs,
-                            args.timeout)
-        # formatting every event is 50-150 times slower: one run is plenty
-        traced = side_by_side([[drvm, "run", "--trace=/dev/null", path] + tail_args], 1, args.timeout)
+        tail_args = [path, "--"] + prog_args(name)
+        # -v makes drvm print its step count at the end, for the traced run's per-step cost
+        best = side_by_side([[nohooks, "run"] + NO_DETECTOR + tail_args,
+                             [drvm, "run", "-v"] + NO_DETECTOR + tail_args], args.runs, args.timeout)
+        steps = steps_of(best[1]) if best is not None else None
+        traced = None
+        if steps:
+            traced, traced_steps = trace_prefix(drvm, tail_args, steps, args)
         if best is None or traced is None:
             problems += 1
-            rows.append((name, "-", "-", "-", "FAIL", "-", "-"))
+            rows.append((name, "-", "-", "-", "FAIL", "-", "-", "-"))
             continue
-        unused = best[1].seconds / best[0].seconds
+        unused = best[1].cpu / best[0].cpu
         ratios.append(unused)
-        rows.append((name, "%.3f" % best[0].seconds, "%.3f" % best[1].seconds, "%.3f" % unused,
-                     "ok" if unused <= 1.05 else "ABOVE TARGET",
-                     "%.3f" % traced[0].seconds, "%.1fx" % (traced[0].seconds / best[1].seconds)))
-    print_table(("program", "no hooks s", "drvm s", "unused/none", "target", "traced s", "traced/drvm"), rows)
-    if ratios:
-        geo = math.exp(sum(math.log(r) for r in ratios) / len(ratios))
+        per_step = (traced.cpu / traced_steps) / (best[1].cpu / steps)
+        rows.append((name, "%.3f" % best[0].cpu, "%.3f" % best[1].cpu, "%.3f" % unused,
+                     "ok" if unused <= 1.05 else "ABOVE TARGET", "%.3f" % traced.cpu,
+                     "all" if traced_steps >= steps else "%.1f%%" % (100.0 * traced_steps / steps),
+                     "%.1fx" % per_step))
+    print_table(("program", "no hooks s", "drvm s", "unused/none", "target", "traced s", "traced steps",
+                 "traced/drvm"), rows)
+    geo = geomean(ratios)
+    if geo is not None:
         print("geometric mean unused hooks / no hooks: %.3f (%s)\n" % (geo, "ok" if geo <= 1.05 else "ABOVE TARGET"))
+    return problems
+
+
+def trace_prefix(drvm, tail_args, steps, args):
+    """One --trace=/dev/null run of the program's first steps, about --trace-seconds of CPU long.
+
+    A short probe run (1/64 of the steps, at most 200,000) gives the traced
+    cost per step; the measured run is then sized from it.  Returns (Result,
+    steps traced) or (None, 0) on failure."""
+    base = [drvm, "run", "--trace=/dev/null"] + NO_DETECTOR
+    if args.trace_seconds <= 0:
+        r = side_by_side([base + tail_args], 1, args.timeout)
+        return (r[0], steps) if r else (None, 0)
+    probe_steps = max(1, min(200000, steps // 64))
+    probe = side_by_side([base + ["--max-steps", str(probe_steps)] + tail_args], 1, args.timeout,
+                         ok_codes=(0, STEPS_EXIT))
+    if probe is None:
+        return None, 0
+    per_step = max(probe[0].cpu, 1e-3) / probe_steps
+    n = min(steps, max(probe_steps, int(args.trace_seconds / per_step)))
+    if n >= steps:
+        r = side_by_side([base + tail_args], 1, args.timeout)
+    else:
+        r = side_by_side([base + ["--max-steps", str(n)] + tail_args], 1, args.timeout, ok_codes=(STEPS_EXIT,))
+    return (r[0], n) if r else (None, 0)
+
+
+def detector_table(drvm, programs, args):
+    """The FastTrack paper's table: every detector's slowdown over --detector none, and peak memory."""
+    print("Race detectors (the FastTrack paper's table): slowdown over --detector none, CPU time, least of")
+    print("%d side-by-side rounds; peak RSS (max over the rounds) for none and ft.  A program that takes more"
+          % args.detector_runs)
+    print("than %gs under none runs only its first %gs worth of steps under every detector (steps column;"
+          % (1.5 * args.detector_budget, args.detector_budget))
+    print("exit 5 expected).")
+    print("'*' marks a detector that reported races (exit %d); the benchmarks are meant to be race-free."
+          % RACE_EXIT)
+    det_cols = [d for d in DETECTORS if d != "none"]
+    rows, problems = [], 0
+    slow = {d: [] for d in det_cols}
+    mem_none, mem_ft, mem_ratio = [], [], []
+    racy = set()
+    for name in programs:
+        print("running %s (detectors) ..." % name, file=sys.stderr, flush=True)
+        path = os.path.join(BENCH_DIR, name + ".dl")
+        pargs = DETECTOR_ARGS.get(name, prog_args(name))
+        threads = (int(pargs[0]) * (2 if name == "prodcons" else 1)) if name in THREADED else 1
+        # a first run under none: its steps (-v) and CPU time decide whether to cut the program short
+        first = side_by_side([[drvm, "run", "-v"] + NO_DETECTOR + [path, "--"] + pargs], 1, args.timeout)
+        steps = steps_of(first[0]) if first else None
+        if not steps:
+            problems += 1
+            rows.append(tuple([name, str(threads), "-"] + ["FAIL"] * len(det_cols) + ["-", "-", "-", "-"]))
+            continue
+        limit = []
+        # 1.5x slack: a program about as long as the budget is not cut by the noise of one run
+        cut = args.detector_budget > 0 and first[0].cpu > 1.5 * args.detector_budget
+        if cut:
+            limit = ["--max-steps", str(max(1, int(steps * args.detector_budget / first[0].cpu)))]
+        variants = [[drvm, "run", "--detector", d] + limit + [path, "--"] + pargs for d in DETECTORS]
+        ok = (STEPS_EXIT, RACE_EXIT) if cut else (0, RACE_EXIT)
+        best = [None] * len(DETECTORS)
+        peak = [0] * len(DETECTORS)
+        codes = [set() for _ in DETECTORS]
+        failed = None
+        for _ in range(args.detector_runs):
+            for i, argv in enumerate(variants):
+                r = run_measured(argv, args.timeout)
+                if r.code not in ok or r.timed_out:
+                    failed = "%s %s" % (DETECTORS[i], fmt_secs(r))
+                    print("  failed: %s (%s)\n%s" % (" ".join(argv), fmt_secs(r), first_lines(r.stderr)),
+                          file=sys.stderr)
+                    break
+                codes[i].add(r.code)
+                peak[i] = max(peak[i], r.maxrss_kib)
+                if best[i] is None or r.cpu < best[i].cpu:
+                    best[i] = r
+            if failed:
+                break
+        if not failed and not cut and any(b.stdout != best[0].stdout for b in best):
+            failed = "OUTPUT DIFFERS"
+        if failed:
+            problems += 1
+            print("  %s: %s" % (name, failed), file=sys.stderr)
+            rows.append(tuple([name, str(threads), "-"] + ["FAIL"] * len(det_cols) + ["-", "-", "-", "-"]))
+            continue
+        base = max(best[0].cpu, 1e-3)
+        cells = [name, str(threads), "%.3f" % best[0].cpu]
+        for i, d in enumerate(DETECTORS):
+            if d == "none":
+                continue
+            x = max(best[i].cpu, 1e-3) / base
+            slow[d].append(x)
+            mark = "*" if RACE_EXIT in codes[i] else ""
+            if mark:
+                racy.add(d)
+            cells.append("%.2f%s" % (x, mark))
+        ft = DETECTORS.index("ft")
+        ratio = peak[ft] / peak[0]
+        mem_none.append(peak[0])
+        mem_ft.append(peak[ft])
+        mem_ratio.append(ratio)
+        cells += ["%.1f" % (peak[0] / 1024.0), "%.1f" % (peak[ft] / 1024.0), "%.2f" % ratio,
+                  limit[1] if cut else "all"]
+        rows.append(tuple(cells))
+    headers = ["program", "thr", "none s"] + det_cols + ["none MB", "ft MB", "ft/none", "steps"]
+    if slow["ft"]:
+        rows.append(tuple(["geomean", "", "%.3f" % geomean([float(r[2]) for r in rows if r[2] != "-"])]
+                          + ["%.2f" % geomean(slow[d]) for d in det_cols]
+                          + ["%.1f" % (geomean(mem_none) / 1024.0), "%.1f" % (geomean(mem_ft) / 1024.0),
+                             "%.2f" % geomean(mem_ratio), ""]))
+    print_table(headers, rows)
+    if not slow["ft"]:
+        return problems
+    g = {d: geomean(slow[d]) for d in det_cols}
+    gmem = geomean(mem_ratio)
+    n = len(slow["ft"])
+    multi = sum(1 for r in rows[:-1] if r[1] not in ("1", "") and r[2] != "-")
+    print("over %d program%s (%d multi-threaded):" % (n, "" if n == 1 else "s", multi))
+
+    def verdict(good):
+        return "MET" if good else "NOT MET"
+
+    print("  goal: ft at most 1.5x slower than none (geomean):    %.2fx  %s"
+          % (g["ft"], verdict(round(g["ft"], 2) <= 1.5)))
+    print("  goal: ft peak memory at most 2.0x none's (geomean):  %.2fx  %s"
+          % (gmem, verdict(round(gmem, 2) <= 2.0)))
+    for other, paper in (("djit", 2.3), ("basicvc", 10.0)):
+        sp = g[other] / g["ft"]
+        print("  goal: ft faster than %-7s (paper: %4.1fx):          %.2fx  %s (paper's factor %s)"
+              % (other, paper, sp, verdict(sp > 1.0), "reached" if sp >= paper else "not reached"))
+    print("  empty (event delivery alone): %.2fx   eraser: %.2fx   hybrid: %.2fx"
+          % (g["empty"], g["eraser"], g["hybrid"]))
+    if racy:
+        print("  races reported (*) by: %s" % ", ".join(d for d in DETECTORS if d in racy))
+    print()
     return problems
 
 
