@@ -129,9 +129,32 @@ static uint32_t obj_slots(const DrObj *o) {
   return (uint32_t)o->cls->nfields;
 }
 
+/* An object's shadow without its slots (a lock's clocks, an array's
+ * allocation site): most objects are never accessed by two threads, and
+ * a big array allocated while main runs alone must not cost its slots. */
 static inline DrShadow *obj_shadow(DrDet *d, DrObj *o) {
-  if (!o->shadow) o->shadow = shadow_new(d, obj_slots(o));
+  if (!o->shadow) o->shadow = shadow_new(d, 0);
   return o->shadow;
+}
+
+/* ... and with them, for an access */
+static DrShadow *shadow_grow(DrDet *d, DrObj *o) {
+  DrShadow *old = obj_shadow(d, o);
+  uint32_t n = obj_slots(o);
+  if (n == 0) return old;
+  DrShadow *sh = shadow_new(d, n);
+  *sh = *old;               /* no slots, vol or raced yet: those come with accesses */
+  sh->nslots = n;
+  dr_mem_sub(&d->mem, shadow_bytes(d, 0));
+  free(old);
+  o->shadow = sh;
+  return sh;
+}
+
+static inline DrShadow *obj_shadow_slots(DrDet *d, DrObj *o) {
+  DrShadow *sh = o->shadow;
+  if (DR_UNLIKELY(!sh || sh->nslots == 0)) sh = shadow_grow(d, o);
+  return sh;
 }
 
 static DrShadow *static_shadow(DrDet *d, DrClass *c) {
@@ -147,7 +170,7 @@ static DrShadow *static_shadow(DrDet *d, DrClass *c) {
 }
 
 static inline DrShadow *loc_shadow(DrDet *d, const DrLoc *loc) {
-  return loc->is_static ? static_shadow(d, loc->cls) : obj_shadow(d, loc->obj);
+  return loc->is_static ? static_shadow(d, loc->cls) : obj_shadow_slots(d, loc->obj);
 }
 
 bool dr_det_raced(const DrDet *d, const DrLoc *loc) {
