@@ -7,7 +7,7 @@ OPT ?= -O2 -g
 FPFLAGS = -ffp-contract=off
 CPPFLAGS += -D_POSIX_C_SOURCE=200809L
 CFLAGS += $(WARN) $(OPT) $(FPFLAGS)
-LDLIBS += -lm
+LDLIBS += -lffi -ldl -lm
 BUILD ?= build
 
 SRCS := $(wildcard compiler/*.c) $(wildcard vm/*.c) $(wildcard scheduler/*.c) $(wildcard detector/*.c)
@@ -42,14 +42,22 @@ $(BUILD)/unit/%: tests/unit/%.c $(OBJS)
 unit: $(UNIT_BINS)
 	@set -e; for t in $(UNIT_BINS); do $$t; done
 
-test: drvm $(UNIT_BINS)
-	@python3 tests/runner.py --drvm ./drvm $(addprefix --unit ,$(UNIT_BINS)) tests/lang tests/threads tests/races
+# the C library that tests/ffi's native methods call (the same path for
+# every build: the tests name it)
+FFI_TEST_LIB := build/ffi/libdrtest.so
+$(FFI_TEST_LIB): $(wildcard tests/ffi/*.c)
+	@mkdir -p $(dir $@)
+	$(CC) -shared -fPIC -O2 -Wall -Wextra -Werror -o $@ $^
 
-asan:
+test: drvm $(UNIT_BINS) $(FFI_TEST_LIB)
+	@python3 tests/runner.py --drvm ./drvm $(addprefix --unit ,$(UNIT_BINS)) tests/lang tests/threads tests/races \
+	  tests/ffi
+
+asan: $(FFI_TEST_LIB)
 	$(MAKE) BUILD=build-asan OPT="-O1 -g -DDR_DEBUG -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
 	  LDFLAGS="-fsanitize=address,undefined" drvm-asan $(patsubst $(BUILD)/%,build-asan/%,$(UNIT_BINS))
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 python3 tests/runner.py --drvm ./drvm-asan --no-jdk \
-	  $(addprefix --unit ,$(patsubst $(BUILD)/%,build-asan/%,$(UNIT_BINS))) tests/lang tests/threads
+	  $(addprefix --unit ,$(patsubst $(BUILD)/%,build-asan/%,$(UNIT_BINS))) tests/lang tests/threads tests/ffi
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 python3 tests/runner.py --drvm ./drvm-asan --no-jdk \
 	  --seeds 5 tests/races
 

@@ -317,6 +317,8 @@ enum {
   MODS_MEMBER_CLASS = MODS_TOP_CLASS | DR_MOD_PRIVATE | DR_MOD_PROTECTED | DR_MOD_STATIC,
 };
 
+static void check_ffi_signature(DrChecker *c, const DrMember *mem, const DrMethodSym *m, unsigned mods);
+
 static void declare_method(DrChecker *c, DrClassSym *k, DrMember *mem, int *mcap) {
   DrClassDecl *d = k->decl;
   bool ctor = mem->kind == M_CTOR;
@@ -379,6 +381,7 @@ static void declare_method(DrChecker *c, DrClassSym *k, DrMember *mem, int *mcap
       chk_error(c, mem->pos, "illegal combination of modifiers: abstract and %s", other);
     }
     if ((mods & DR_MOD_NATIVE) && mem->body) chk_error(c, mem->pos, "native methods cannot have a body");
+    if ((mods & DR_MOD_NATIVE) && !d->from_prelude) check_ffi_signature(c, mem, m, mods);
     if (ctor && (mods & (DR_MOD_STATIC | DR_MOD_ABSTRACT | DR_MOD_FINAL | DR_MOD_NATIVE | DR_MOD_SYNCHRONIZED)))
       chk_error(c, mem->pos, "modifier not allowed here");
   }
@@ -389,6 +392,39 @@ static void declare_method(DrChecker *c, DrClassSym *k, DrMember *mem, int *mcap
       return;
     }
   DR_ARENA_PUSH(c->arena, k->methods, k->nmethods, *mcap, m);
+}
+
+/* A user's native method is bound to a C function through libffi
+ * (vm/ffi.c): static, with types that have a C counterpart. */
+static bool ffi_type_ok(const DrChecker *c, const DrType *t, bool result) {
+  switch (t->kind) {
+  case TY_ERROR:
+  case TY_BOOLEAN:
+  case TY_CHAR:
+  case TY_INT:
+  case TY_LONG:
+  case TY_DOUBLE: return true;
+  case TY_VOID: return result;
+  case TY_CLASS: return t->cls && t->cls == c->c_string;
+  case TY_ARRAY:
+    return !result && (t->elem->kind == TY_INT || t->elem->kind == TY_LONG || t->elem->kind == TY_DOUBLE ||
+                       t->elem->kind == TY_CHAR);
+  default: return false;
+  }
+}
+
+static void check_ffi_signature(DrChecker *c, const DrMember *mem, const DrMethodSym *m, unsigned mods) {
+  if (!(mods & DR_MOD_STATIC)) chk_error(c, mem->pos, "native methods must be static (DL binds them to C functions)");
+  if (!ffi_type_ok(c, m->ret, true))
+    chk_error(c, mem->ret.pos,
+              "result type %s is not allowed in a native method (allowed: void, int, long, double, boolean, char, String)",
+              chk_type_str(c, m->ret));
+  for (int i = 0; i < m->nparams; i++)
+    if (!ffi_type_ok(c, m->params[i], false))
+      chk_error(c, mem->params[i].tref.pos,
+                "parameter type %s is not allowed in a native method (allowed: int, long, double, boolean, char, "
+                "String, int[], long[], double[], char[])",
+                chk_type_str(c, m->params[i]));
 }
 
 static void declare_members(DrChecker *c, DrClassSym *k) {

@@ -509,7 +509,8 @@ DrListener *dr_detector_new(DrVM *vm, const DrDetectorOptions *o, DrDetectorResu
   d->base.event = det_event;
   d->base.finish = det_finish;
   /* no calls, returns or steps: stacks are read from the frames when needed */
-  d->base.events = DR_EV_ALL & ~(DR_EV_BIT(DR_EV_CALL) | DR_EV_BIT(DR_EV_RETURN) | DR_EV_BIT(DR_EV_STEP));
+  d->base.events = DR_EV_ALL & ~(DR_EV_BIT(DR_EV_CALL) | DR_EV_BIT(DR_EV_RETURN) | DR_EV_BIT(DR_EV_STEP) |
+                                 DR_EV_BIT(DR_EV_NATIVE_ENTER) | DR_EV_BIT(DR_EV_NATIVE_EXIT));
   if (ops->lock_edges) {
     d->alone = true;
     d->base.events &= ~(DR_EV_BIT(DR_EV_READ) | DR_EV_BIT(DR_EV_WRITE));

@@ -41,6 +41,10 @@
   /* a class's static initializer completed: it happens-before every use  \
    * of the class by other threads (JLS 12.4.2); cls = the class */       \
   X(INIT, "init", 0)                                                          \
+  /* a native method bound to C (vm/ffi.c) is entered / returns: one opaque \
+   * step, no thread switch inside; callee = the native method */          \
+  X(NATIVE_ENTER, "native-enter", 0)                                          \
+  X(NATIVE_EXIT, "native-exit", 0)                                            \
   X(STEP, "step", 0)                      /* pending only: any other instruction */
 
 enum {

@@ -34,6 +34,7 @@ static const char *const usage_text =
     "                    hybrid, empty, none\n"
     "  --all-races       report every racing pair, not one report per field\n"
     "  --race-exit-code N  exit status when races are found (default 66)\n"
+    "  --lib PATH        open a C library for native methods (repeatable)\n"
     "  --report json=FILE  also write the races as JSON\n"
     "  --potential-races FILE  hybrid: write potentially racing statement pairs\n"
     "  --stats           print the detector's statistics at the end\n"
@@ -83,6 +84,8 @@ static const char *const help_run =
     "  --potential-races FILE  with --detector hybrid: write the potentially\n"
     "                    racing statement pairs (RaceFuzzer's input)\n"
     "  --stats           print the detector's rule counts, clocks and memory\n"
+    "  --lib PATH        open a C library for native methods (repeatable; libc\n"
+    "                    and libm are always searched, after these)\n"
     "  --max-heap SIZE   heap limit (default 2g)\n"
     "  --max-steps N     stop after N steps (branches and calls)\n"
     "  -v, --verbose     at the end, print the scheduler, steps and the seed\n"
@@ -112,6 +115,8 @@ typedef struct {
   const char *detector, *json, *potential;
   bool all_races, stats;
   int race_exit;
+  const char **libs;       /* --lib, in order */
+  int nlibs;
   const char *path;
   int argc;
   char **argv;             /* the program's arguments */
@@ -225,6 +230,10 @@ static char *replay_command(const RunOptions *o, uint64_t seed, uint64_t then_se
   if (strcmp(o->detector, "ft") != 0) {
     cmd_arg(&b, "--detector");
     cmd_arg(&b, o->detector);
+  }
+  for (int i = 0; i < o->nlibs; i++) {
+    cmd_arg(&b, "--lib");
+    cmd_arg(&b, o->libs[i]);
   }
   cmd_arg(&b, o->path);
   for (int i = 0; i < o->argc; i++) cmd_arg(&b, o->argv[i]);
@@ -382,6 +391,9 @@ int main(int argc, char **argv) {
   bool all_races = false, stats = false;
   uint64_t race_exit = DR_EXIT_RACES;
   const char *path = NULL;
+  enum { MAX_LIBS = 64 };
+  const char *libs[MAX_LIBS];
+  int nlibs = 0;
   int i = 2;
   for (; i < argc; i++) {
     const char *a = argv[i];
@@ -422,6 +434,10 @@ int main(int argc, char **argv) {
       } else if (!parse_seed(v, &race_exit) || race_exit > 255) {
         return usage_error("--race-exit-code takes 0..255, not '%s'", v);
       }
+    } else if (is_run && !strcmp(a, "--lib")) {
+      if (i + 1 >= argc) return usage_error("%s needs a value", a);
+      if (nlibs == MAX_LIBS) return usage_error("too many --lib options (at most 64): '%s'", argv[i + 1]);
+      libs[nlibs++] = argv[++i];
     } else if (is_run && !strcmp(a, "--all-races")) {
       all_races = true;
     } else if (is_run && !strcmp(a, "--stats")) {
@@ -467,6 +483,15 @@ int main(int argc, char **argv) {
   DrSource src = {path, text, len};
   DrVM vm;
   dr_vm_init(&vm);
+  for (int k = 0; k < nlibs; k++) {
+    char err[512];
+    if (!dr_ffi_load(&vm, libs[k], err, sizeof err)) {
+      fprintf(stderr, "drvm: --lib %s: %s\n", libs[k], err);
+      dr_vm_free(&vm);
+      free(text);
+      return DR_EXIT_USAGE;
+    }
+  }
   vm.source_name = base_name(path);
   if (max_heap) vm.max_heap = max_heap;
   vm.max_steps = max_steps;
@@ -485,7 +510,8 @@ int main(int argc, char **argv) {
     status = 0;
   } else {
     RunOptions ro = {sched_name, record, replay, trace_file, seed, quantum, have_seed, verbose, spurious, trace, prefix,
-                     detector, json, potential, all_races, stats, (int)race_exit, path, argc - i, argv + i};
+                     detector, json, potential, all_races, stats, (int)race_exit, libs, nlibs, path, argc - i,
+                     argv + i};
     status = run_program(&vm, main_class, argc - i, argv + i, path, text, len, &ro);
   }
   dr_diag_free(&diags);

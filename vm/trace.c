@@ -99,6 +99,8 @@ void dr_event_target(DrVM *vm, const DrEvent *e, DrBuf *b) {
     break;
   case DR_EV_CALL:
   case DR_EV_RETURN:
+  case DR_EV_NATIVE_ENTER:
+  case DR_EV_NATIVE_EXIT:
     if (e->callee) {
       dr_buf_append_str(b, dr_class_display_name(e->callee->owner, buf, sizeof buf));
       dr_buf_append_str(b, ".");

@@ -54,6 +54,7 @@ static void vm_free_class(DrClass *c) {
 
 void dr_vm_free(DrVM *vm) {
   dr_gc_free_all(vm);
+  dr_ffi_free(vm);
   /* Field names are owned by the class declaring them; inherited entries
    * share the superclass's copies, so free them while all classes live. */
   for (int i = 0; i < vm->nclasses; i++) {
@@ -227,7 +228,12 @@ bool dr_vm_link(DrVM *vm) {
   }
   for (int i = 0; i < vm->nmethods; i++) {
     DrMethod *m = vm->methods[i];
-    if (!(m->flags & DR_M_NATIVE) || !(m->owner->flags & DR_CLS_BUILTIN)) continue;
+    if (!(m->flags & DR_M_NATIVE)) continue;
+    if (!(m->owner->flags & DR_CLS_BUILTIN)) { /* a user's: bound to C at its first call */
+      m->native = dr_ffi_call;
+      m->sync_event = -1;
+      continue;
+    }
     int ev = -1;
     m->native = dr_natives_thread_lookup(m->owner->name, m->desc, &ev);
     m->sync_event = (int8_t)ev;

@@ -54,6 +54,7 @@ enum {
   X(NUMBER_FORMAT, "java.lang.NumberFormatException")                         \
   X(UNSUPPORTED, "java.lang.UnsupportedOperationException")                   \
   X(ASSERTION, "java.lang.AssertionError")                                    \
+  X(UNSATISFIED_LINK, "java.lang.UnsatisfiedLinkError")                       \
   X(BOOT, "drvm.Boot")
 
 typedef enum {
@@ -128,6 +129,7 @@ typedef struct DrVM {
   struct DrScheduler *sched;
   DrListener *listeners;
   uint32_t listen_mask;    /* DR_EV_BIT()s some listener receives */
+  struct DrFfi *ffi;       /* native methods' libraries and bindings (ffi.c) */
   uint32_t hooks_gen;      /* bumped when a listener changes its events */
   /* Frees an object's detector state (DrObj.shadow) when the GC frees
    * the object; set by whoever attaches shadows. */
@@ -238,6 +240,10 @@ void dr_decode_access(DrVM *vm, const uint32_t *ip, const DrValue *R, DrEvent *e
 /* Fills the position fields of e from t's innermost bytecode frame. */
 void dr_event_at(DrEvent *e, DrEventKind kind, DrThread *t);
 void dr_add_listener(DrVM *vm, DrListener *l);
+/* Native methods bound to C through libffi (ffi.c). */
+bool dr_ffi_load(DrVM *vm, const char *path, char *err, size_t errsize); /* --lib */
+bool dr_ffi_call(DrVM *vm, DrValue *args, DrValue *ret); /* a user native method's DrNativeFn */
+void dr_ffi_free(DrVM *vm);
 /* A listener changed its events mask: the interpreter rehooks its
  * dispatch before the next instruction of the running thread that
  * follows a native call or a thread switch (a listener that widens its
