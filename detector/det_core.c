@@ -151,7 +151,7 @@ static DrShadow *shadow_grow(DrDet *d, DrObj *o) {
   return sh;
 }
 
-static inline DrShadow *obj_shadow_slots(DrDet *d, DrObj *o) {
+static DR_ALWAYS_INLINE DrShadow *obj_shadow_slots(DrDet *d, DrObj *o) {
   DrShadow *sh = o->shadow;
   if (DR_UNLIKELY(!sh || sh->nslots == 0)) sh = shadow_grow(d, o);
   return sh;
@@ -169,7 +169,7 @@ static DrShadow *static_shadow(DrDet *d, DrClass *c) {
   return d->statics[c->id];
 }
 
-static inline DrShadow *loc_shadow(DrDet *d, const DrLoc *loc) {
+static DR_ALWAYS_INLINE DrShadow *loc_shadow(DrDet *d, const DrLoc *loc) {
   return loc->is_static ? static_shadow(d, loc->cls) : obj_shadow_slots(d, loc->obj);
 }
 
@@ -255,7 +255,7 @@ static void join_init(DrDet *d, DrDetThread *t, const DrClass *c) {
   dr_vc_join(&t->C, d->init_clocks[c->id], &d->mem);
 }
 
-static inline void on_access(DrDet *d, DrDetThread *t, uint32_t tid, const DrEvent *e, bool write) {
+static DR_ALWAYS_INLINE void on_access(DrDet *d, DrDetThread *t, uint32_t tid, const DrEvent *e, bool write) {
   DrLoc loc;
   build_loc(e, &loc);
   if (!loc.is_static && !loc.obj) return;

@@ -26,11 +26,13 @@
 #define DR_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #define DR_NORETURN __attribute__((noreturn))
 #define DR_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#define DR_ALWAYS_INLINE inline __attribute__((always_inline))
 #else
 #define DR_LIKELY(x) (x)
 #define DR_UNLIKELY(x) (x)
 #define DR_NORETURN
 #define DR_PRINTF(a, b)
+#define DR_ALWAYS_INLINE inline
 #endif
 
 DR_NORETURN void dr_panic(const char *file, int line, const char *fmt, ...) DR_PRINTF(3, 4);

@@ -28,12 +28,7 @@ void dr_listeners_changed(DrVM *vm) {
   vm->hooks_gen++;
 }
 
-void dr_emit_event(DrVM *vm, const DrEvent *e) {
-  DrListener *only = vm->listeners;
-  if (only && !only->next && !only->events) { /* one listener of everything: the usual case */
-    only->event(only, vm, e);
-    return;
-  }
+void dr_emit_event_all(DrVM *vm, const DrEvent *e) {
   uint32_t bit = DR_EV_BIT(e->kind);
   for (DrListener *l = vm->listeners; l; l = l->next)
     if (!l->events || (l->events & bit)) l->event(l, vm, e);

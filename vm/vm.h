@@ -233,7 +233,17 @@ bool dr_monitor_exit(DrVM *vm, DrThread *t, DrObj *o);  /* false: IllegalMonitor
 /* The scheduling point: the thread that executes its pending event next,
  * or NULL when the run stops (every thread ended, deadlock, halting). */
 DrThread *dr_sched_point(DrVM *vm, int reason);
-void dr_emit_event(DrVM *vm, const DrEvent *e);
+void dr_emit_event_all(DrVM *vm, const DrEvent *e);
+/* Delivers e to the listeners that want it; one listener is the usual
+ * case and costs one indirect call. */
+static inline void dr_emit_event(DrVM *vm, const DrEvent *e) {
+  DrListener *l = vm->listeners;
+  if (DR_LIKELY(l && !l->next)) {
+    if (!l->events || (l->events & DR_EV_BIT(e->kind))) l->event(l, vm, e);
+    return;
+  }
+  dr_emit_event_all(vm, e);
+}
 /* Fills kind, obj, cls, field and is_static of an access instruction's
  * event (ev zeroed by the caller). */
 void dr_decode_access(DrVM *vm, const uint32_t *ip, const DrValue *R, DrEvent *ev);
