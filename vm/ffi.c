@@ -163,8 +163,10 @@ static bool system_load_library(DrVM *vm, DrValue *args, DrValue *ret) {
   char *name = jstring_utf8(s);
   char err[512];
   bool ok = false;
-  if (strchr(name, '/')) {
-    snprintf(err, sizeof err, "a library name, not a path: see System.load");
+  if (strchr(name, '/')) { /* the JDK's words */
+    dr_throw(vm, DR_WK_UNSATISFIED_LINK, "Directory separator should not appear in library name: %s", name);
+    free(name);
+    return false;
   } else {
     DrBuf file = {0};
     dr_buf_append_str(&file, "lib");
@@ -405,12 +407,7 @@ bool dr_ffi_call(DrVM *vm, DrValue *args, DrValue *ret) {
   memset(&r, 0, sizeof r);
   ffi_call(&b->cif, FFI_FN(b->fn), &r, vals);
   emit_native(vm, DR_EV_NATIVE_EXIT, m);
-  for (int i = 0; i < n; i++) free(strs[i]);
-  if (n > SMALL) {
-    free(slots);
-    free(vals);
-    free(strs);
-  }
+  bool ok = true;
   switch (b->ret) {
   case FFI_A_VOID: ret->j = 0; break;
   case FFI_A_INT: ret->i = (int32_t)r.s; break;
@@ -420,16 +417,24 @@ bool dr_ffi_call(DrVM *vm, DrValue *args, DrValue *ret) {
   case FFI_A_CHAR: ret->i = (uint16_t)r.a; break;
   case FFI_A_STRING:
   case FFI_A_ARRAY:
+    /* copied before the arguments' strings are freed: strstr and the
+     * like return a pointer into one */
     if (!r.p) {
       ret->ref = NULL;
     } else {
       DrString *s = dr_new_string_utf8(vm, (const char *)r.p);
-      if (!s) return false;
-      ret->ref = &s->hdr;
+      if (s) ret->ref = &s->hdr;
+      ok = s != NULL;
     }
     break;
   }
-  return true;
+  for (int i = 0; i < n; i++) free(strs[i]);
+  if (n > SMALL) {
+    free(slots);
+    free(vals);
+    free(strs);
+  }
+  return ok;
 }
 
 void dr_ffi_free(DrVM *vm) {
