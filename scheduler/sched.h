@@ -78,12 +78,24 @@ uint64_t dr_rng_below(DrRng *r, uint64_t n);
 /* --- the built-in schedulers (sched_basic.c) --- */
 typedef struct {
   uint64_t seed;
-  uint64_t quantum;        /* --quantum: rr's fixed quantum, native's mean; 0 = default */
+  uint64_t quantum;        /* --quantum: rr's fixed quantum, native's and contest's mean; 0 = default */
+  int depth;               /* pct: --depth, the bug depth d; 0 = default */
+  uint64_t pct_steps;      /* pct: --pct-steps, the expected steps k; 0 = default */
+  double noise;            /* contest: --noise p in [0, 1]; < 0 = default */
 } DrSchedOptions;
 
-/* "native", "random" or "rr"; NULL for an unknown name. */
+enum {
+  DR_PCT_DEFAULT_DEPTH = 3,
+  DR_PCT_DEFAULT_STEPS = 10000,
+};
+#define DR_CONTEST_DEFAULT_NOISE 0.2
+
+/* "native", "random", "rr", "pct" or "contest"; NULL for an unknown name. */
 DrScheduler *dr_sched_create(const char *name, const DrSchedOptions *opt);
-extern const char *const dr_sched_names; /* "native, random, rr" for help texts */
+extern const char *const dr_sched_names; /* "native, random, rr, pct, contest" for help texts */
+/* sched_pct.c, sched_contest.c */
+DrScheduler *dr_sched_pct_create(const DrSchedOptions *opt);
+DrScheduler *dr_sched_contest_create(const DrSchedOptions *opt);
 
 /* --- record and replay (sched_replay.c) --- */
 /* One recorded answer: type 'P' a pick (value: thread id), 'Q' a quantum,

@@ -32,7 +32,7 @@ typedef struct {
   uint64_t quantum;
 } Basic;
 
-const char *const dr_sched_names = "native, random, rr";
+const char *const dr_sched_names = "native, random, rr, pct, contest";
 
 /* A uniformly random enabled thread other than avoid (unless it is the
  * only one).  Rejection sampling over all live threads keeps a point
@@ -116,6 +116,8 @@ DrScheduler *dr_sched_create(const char *name, const DrSchedOptions *opt) {
   if (strcmp(name, "native") == 0) kind = KIND_NATIVE;
   else if (strcmp(name, "random") == 0) kind = KIND_RANDOM;
   else if (strcmp(name, "rr") == 0) kind = KIND_RR;
+  else if (strcmp(name, "pct") == 0) return dr_sched_pct_create(opt);
+  else if (strcmp(name, "contest") == 0) return dr_sched_contest_create(opt);
   else return NULL;
   Basic *b = dr_xcalloc(1, sizeof *b);
   b->kind = kind;

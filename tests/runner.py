@@ -146,7 +146,7 @@ EXIT_UNCAUGHT = 1
 EXIT_DEADLOCK = 4
 EXIT_STEP_LIMIT = 5
 
-SCHEDULERS = ("native", "random", "rr")
+SCHEDULERS = ("native", "random", "rr", "pct", "contest")
 DEFAULT_SEEDS = 50
 REPLAY_SEED = 7
 TRACE_SEED = 1

@@ -24,7 +24,8 @@ static const char *const usage_text =
     "  --max-heap SIZE   heap limit, e.g. 64m or 2g (default 2g); beyond it\n"
     "                    allocation throws OutOfMemoryError\n"
     "  --max-steps N     stop a runaway program after N steps (exit status 5)\n"
-    "  --sched NAME      thread scheduler: native (default), random, rr\n"
+    "  --sched NAME      thread scheduler: native (default), random, rr, pct,\n"
+    "                    contest\n"
     "  --seed N          seed of every random choice (default: drawn)\n"
     "  --record FILE     write the run's schedule to FILE\n"
     "  --replay FILE     rerun the schedule recorded in FILE exactly\n"
@@ -56,7 +57,10 @@ static const char *const help_run =
     "options:\n"
     "  --sched NAME      native (default): like an OS, a thread runs a random\n"
     "                    quantum of steps; random: a random thread at every\n"
-    "                    access, call and synchronization; rr: round-robin\n"
+    "                    access, call and synchronization; rr: round-robin;\n"
+    "                    pct: random priorities with --depth change points\n"
+    "                    (Burckhardt et al.); contest: native plus random\n"
+    "                    delays at synchronization (--noise)\n"
     "  --seed N          seed of the scheduler and of new Random(); without it\n"
     "                    one is drawn, and printed when the run ends with an\n"
     "                    uncaught exception, a deadlock or a step limit\n"
@@ -68,6 +72,12 @@ static const char *const help_run =
     "  --trace[=FILE]    one line per event to FILE (default stderr):\n"
     "                      T2 Thread-1  wr   Account#3.balance  bank.dl:14  Account.deposit\n"
     "  --quantum N       steps between preemptions (rr: exactly; native: mean)\n"
+    "  --depth D         pct: the bug depth, D-1 priority change points (default 3)\n"
+    "  --pct-steps K     pct: the steps a run is expected to take, over which the\n"
+    "                    change points are drawn (default 10000; -v prints a\n"
+    "                    run's scheduling points)\n"
+    "  --noise P         contest: the chance of a delay at each synchronization\n"
+    "                    event (default 0.2)\n"
     "  --spurious-wakeups  wait() may return without notify, as Java allows\n"
     "  --detector NAME   the race detector watching the run:\n"
     "                      ft       FastTrack (default): precise, no false alarms\n"
@@ -115,6 +125,7 @@ typedef struct {
   const char *detector, *json, *potential;
   bool all_races, stats;
   int race_exit;
+  DrSchedOptions sched_opts; /* --depth, --pct-steps, --noise (seed and quantum set at creation) */
   const char **libs;       /* --lib, in order */
   int nlibs;
   const char *path;
@@ -226,6 +237,21 @@ static char *replay_command(const RunOptions *o, uint64_t seed, uint64_t then_se
       cmd_arg(&b, num);
     }
     if (o->spurious) cmd_arg(&b, "--spurious-wakeups");
+    if (o->sched_opts.depth) {
+      snprintf(num, sizeof num, "%d", o->sched_opts.depth);
+      cmd_arg(&b, "--depth");
+      cmd_arg(&b, num);
+    }
+    if (o->sched_opts.pct_steps) {
+      snprintf(num, sizeof num, "%llu", (unsigned long long)o->sched_opts.pct_steps);
+      cmd_arg(&b, "--pct-steps");
+      cmd_arg(&b, num);
+    }
+    if (o->sched_opts.noise >= 0) {
+      snprintf(num, sizeof num, "%g", o->sched_opts.noise);
+      cmd_arg(&b, "--noise");
+      cmd_arg(&b, num);
+    }
   }
   if (strcmp(o->detector, "ft") != 0) {
     cmd_arg(&b, "--detector");
@@ -257,7 +283,9 @@ static int run_program(DrVM *vm, DrClass *main_class, int argc, char **argv, con
     if (o->prefix) {
       /* after the recording, --sched decides, seeded by --seed or the recording's seed */
       then_seed = o->have_seed ? o->seed : seed;
-      DrSchedOptions so = {then_seed, o->quantum};
+      DrSchedOptions so = o->sched_opts;
+      so.seed = then_seed;
+      so.quantum = o->quantum;
       DrScheduler *then = dr_sched_create(o->sched, &so);
       if (!then) {
         fprintf(stderr, "drvm: unknown scheduler '%s' (choose one of: %s)\n", o->sched, dr_sched_names);
@@ -267,7 +295,9 @@ static int run_program(DrVM *vm, DrClass *main_class, int argc, char **argv, con
       dr_sched_replay_then(sched, then);
     }
   } else {
-    DrSchedOptions so = {seed, o->quantum};
+    DrSchedOptions so = o->sched_opts;
+    so.seed = seed;
+    so.quantum = o->quantum;
     sched = dr_sched_create(o->sched, &so);
     if (!sched) {
       fprintf(stderr, "drvm: unknown scheduler '%s' (choose one of: %s)\n", o->sched, dr_sched_names);
@@ -385,6 +415,7 @@ int main(int argc, char **argv) {
 
   size_t max_heap = 0;
   uint64_t max_steps = 0, seed = 0, quantum = 0;
+  DrSchedOptions sched_opts = {.noise = -1};
   bool all = false, have_seed = false, verbose = false, spurious = false, trace = false, prefix = false;
   const char *sched_name = "native", *record = NULL, *replay = NULL, *trace_file = NULL;
   const char *detector = "ft", *json = NULL, *potential = NULL;
@@ -433,6 +464,22 @@ int main(int argc, char **argv) {
         potential = v;
       } else if (!parse_seed(v, &race_exit) || race_exit > 255) {
         return usage_error("--race-exit-code takes 0..255, not '%s'", v);
+      }
+    } else if (is_run && (!strcmp(a, "--depth") || !strcmp(a, "--pct-steps") || !strcmp(a, "--noise"))) {
+      if (i + 1 >= argc) return usage_error("%s needs a value", a);
+      const char *v = argv[++i];
+      uint64_t n;
+      if (!strcmp(a, "--depth")) {
+        if (!parse_count(v, &n) || n < 1 || n > 1000) return usage_error("--depth takes 1..1000, not '%s'", v);
+        sched_opts.depth = (int)n;
+      } else if (!strcmp(a, "--pct-steps")) {
+        if (!parse_count(v, &n) || n < 1) return usage_error("--pct-steps takes a positive count, not '%s'", v);
+        sched_opts.pct_steps = n;
+      } else {
+        char *end;
+        double p = strtod(v, &end);
+        if (end == v || *end || !(p >= 0 && p <= 1)) return usage_error("--noise takes a probability 0..1, not '%s'", v);
+        sched_opts.noise = p;
       }
     } else if (is_run && !strcmp(a, "--lib")) {
       if (i + 1 >= argc) return usage_error("%s needs a value", a);
@@ -510,7 +557,7 @@ int main(int argc, char **argv) {
     status = 0;
   } else {
     RunOptions ro = {sched_name, record, replay, trace_file, seed, quantum, have_seed, verbose, spurious, trace, prefix,
-                     detector, json, potential, all_races, stats, (int)race_exit, libs, nlibs, path, argc - i,
+                     detector, json, potential, all_races, stats, (int)race_exit, sched_opts, libs, nlibs, path, argc - i,
                      argv + i};
     status = run_program(&vm, main_class, argc - i, argv + i, path, text, len, &ro);
   }

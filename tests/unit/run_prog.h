@@ -29,7 +29,7 @@ static inline char *run_captured_io(DrVM *vm, DrClass *main, int *status, bool w
   if (with_stderr) vm->err_file = f;
   DrScheduler *own = NULL;
   if (!vm->sched) {
-    DrSchedOptions so = {0, 0};
+    DrSchedOptions so = {.seed = 0, .noise = -1};
     vm->sched = own = dr_sched_create("native", &so);
   }
   *status = dr_run_main(vm, main, 0, NULL);

@@ -144,7 +144,7 @@ static void test_two_vms_same_seed(DrCheck *t) {
     dr_vm_init(&vm[k]);
     m[k] = compile_text(&vm[k], counter_prog, "t.dl");
     CHECK(t, m[k] != NULL);
-    DrSchedOptions so = {k < 2 ? 42u : 43u, 0};
+    DrSchedOptions so = {.seed = k < 2 ? 42u : 43u, .noise = -1};
     vm[k].sched = dr_sched_create("random", &so);
     vm[k].sched_points = vm[k].sched->points;
     memset(&cnt[k], 0, sizeof cnt[k]);
@@ -184,7 +184,7 @@ static void test_prefix_replay(DrCheck *t) {
     dr_vm_init(&vm);
     DrClass *m = compile_text(&vm, counter_prog, "t.dl");
     CHECK(t, m != NULL);
-    DrSchedOptions so = {k == 2 ? 99u : 42u, 0};
+    DrSchedOptions so = {.seed = k == 2 ? 99u : 42u, .noise = -1};
     DrScheduler *rec = NULL;
     if (k == 0) {
       DrScheduler *inner = dr_sched_create("random", &so);
@@ -241,7 +241,7 @@ static void test_rng(DrCheck *t) {
   }
   CHECK(t, same && in_range);
   CHECK(t, hist[0] > 900 && hist[1] > 900 && hist[2] > 900);
-  CHECK(t, dr_sched_create("nonesuch", &(DrSchedOptions){1, 0}) == NULL);
+  CHECK(t, dr_sched_create("nonesuch", &(DrSchedOptions){.seed = 1, .noise = -1}) == NULL);
 }
 
 int main(void) {
