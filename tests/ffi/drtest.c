@@ -315,3 +315,34 @@ DT_EXPORT double fdim(double x, double y) { return 1000.0 * x + y; }
 
 /* "a", a lone 0xFF, "b", a lone continuation byte 0x80, "c". */
 DT_EXPORT const char *dt_bad_utf8(void) { return "a\xff" "b\x80" "c"; }
+
+/* ---- results and arguments at the register level (x86-64) --------------
+ * A C function returning a 32-bit or smaller type leaves the upper bits of
+ * %rax unspecified, and a caller must extend small arguments to 32 bits
+ * (clang relies on it).  These hand-written functions put garbage where
+ * the ABI allows it, so drvm must use exactly the declared widths.  On
+ * other machines they are plain C with the same results. */
+int32_t dt_garbage_int(void);       /* -5, upper half of %rax not zero */
+int dt_garbage_false(void);         /* 0 in %eax, 1 in the upper half: false */
+uint16_t dt_garbage_char(void);     /* 0xABCD in %ax, garbage above */
+int32_t dt_char_raw(uint16_t c);    /* the whole %edi it was given */
+#if defined(__x86_64__) && defined(__ELF__)
+__asm__(".text\n"
+        ".globl dt_garbage_int\n.type dt_garbage_int, @function\n"
+        "dt_garbage_int:\n  movabsq $0x12345678fffffffb, %rax\n  ret\n"
+        ".size dt_garbage_int, .-dt_garbage_int\n"
+        ".globl dt_garbage_false\n.type dt_garbage_false, @function\n"
+        "dt_garbage_false:\n  movabsq $0x100000000, %rax\n  ret\n"
+        ".size dt_garbage_false, .-dt_garbage_false\n"
+        ".globl dt_garbage_char\n.type dt_garbage_char, @function\n"
+        "dt_garbage_char:\n  movabsq $0x7777777712ffabcd, %rax\n  ret\n"
+        ".size dt_garbage_char, .-dt_garbage_char\n"
+        ".globl dt_char_raw\n.type dt_char_raw, @function\n"
+        "dt_char_raw:\n  movl %edi, %eax\n  ret\n"
+        ".size dt_char_raw, .-dt_char_raw\n");
+#else
+DT_EXPORT int32_t dt_garbage_int(void) { return -5; }
+DT_EXPORT int dt_garbage_false(void) { return 0; }
+DT_EXPORT uint16_t dt_garbage_char(void) { return 0xABCD; }
+DT_EXPORT int32_t dt_char_raw(uint16_t c) { return c; }
+#endif
