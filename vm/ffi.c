@@ -311,9 +311,16 @@ static DrFfiBinding *bind(DrVM *vm, DrMethod *m) {
   void *fn = find_symbol(vm, m->name, &searched);
   if (!fn) {
     char cls[256];
+    DrBuf sig = {0}; /* "f(int, long)", as the JDK writes a signature */
+    for (const char *c = m->desc; *c; c++) {
+      dr_buf_append(&sig, c, 1);
+      if (*c == ',') dr_buf_append_str(&sig, " ");
+    }
+    dr_buf_append(&sig, "", 1);
     dr_throw(vm, DR_WK_UNSATISFIED_LINK, "'%s %s.%s': symbol %s not found in %s", kind_name(m->ret_kind),
-             dr_class_display_name(m->owner, cls, sizeof cls), m->desc, m->name,
+             dr_class_display_name(m->owner, cls, sizeof cls), sig.data, m->name,
              searched.len ? searched.data : "(no library)");
+    free(sig.data);
     free(searched.data);
     return NULL;
   }
