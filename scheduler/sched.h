@@ -74,6 +74,15 @@ void dr_rng_seed(DrRng *r, uint64_t seed);
 uint64_t dr_rng_next(DrRng *r);
 /* Uniform in [0, n), n > 0, without modulo bias. */
 uint64_t dr_rng_below(DrRng *r, uint64_t n);
+/* The choices most schedulers make alike: a random waiter for notify()
+ * among n, and with --spurious-wakeups a random one of n waiting threads
+ * now and then (one point in DR_SPURIOUS_ONE_IN), else -1. */
+enum { DR_SPURIOUS_ONE_IN = 64 };
+int dr_rng_waiter(DrRng *r, int n);
+int dr_rng_spurious(DrRng *r, int n);
+/* A scheduler's per-thread counter, by thread id, grown on demand and
+ * zero until set. */
+uint64_t *dr_sched_slot(uint64_t **arr, int *n, const DrThread *t);
 
 /* --- the built-in schedulers (sched_basic.c) --- */
 typedef struct {

@@ -20,7 +20,6 @@
 enum {
   DR_NATIVE_MEAN_QUANTUM = 2000, /* steps: roughly tens of microseconds of a JVM thread */
   DR_RR_QUANTUM = 100,
-  DR_SPURIOUS_ONE_IN = 64,      /* a spurious wake-up's chance per scheduling point */
 };
 
 typedef enum { KIND_NATIVE, KIND_RANDOM, KIND_RR } Kind;
@@ -86,7 +85,7 @@ static int basic_pick_waiter(DrScheduler *s, DrVM *vm, DrObj *lock, DrThread *co
   (void)lock;
   (void)waiters;
   Basic *b = (Basic *)s;
-  return b->kind == KIND_RR ? 0 : (int)dr_rng_below(&b->rng, (uint64_t)n);
+  return b->kind == KIND_RR ? 0 : dr_rng_waiter(&b->rng, n);
 }
 
 static uint64_t basic_quantum(DrScheduler *s, DrVM *vm, DrThread *t) {
@@ -104,9 +103,7 @@ static uint64_t basic_quantum(DrScheduler *s, DrVM *vm, DrThread *t) {
 static int basic_spurious(DrScheduler *s, DrVM *vm, DrThread *const *waiting, int n) {
   (void)vm;
   (void)waiting;
-  Basic *b = (Basic *)s;
-  if (dr_rng_below(&b->rng, DR_SPURIOUS_ONE_IN) != 0) return -1;
-  return (int)dr_rng_below(&b->rng, (uint64_t)n);
+  return dr_rng_spurious(&((Basic *)s)->rng, n);
 }
 
 static void basic_destroy(DrScheduler *s) { free(s); }

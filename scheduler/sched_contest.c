@@ -5,8 +5,6 @@
  * while the other threads go on, unless it is the only one that can run.
  * The noise reorders synchronization -- which lock a thread gets first --
  * where a plain run keeps the order its quanta give. */
-#include <string.h>
-
 #include "sched.h"
 
 enum {
@@ -22,19 +20,9 @@ typedef struct {
   uint64_t step;
   uint64_t *until;         /* by thread id: delayed until this step */
   int nuntil;
-  uint64_t delays;
 } Contest;
 
-static uint64_t *until_of(Contest *c, const DrThread *t) {
-  if (t->id >= c->nuntil) {
-    int n = c->nuntil ? c->nuntil : 16;
-    while (n <= t->id) n *= 2;
-    c->until = dr_xrealloc(c->until, sizeof *c->until * (size_t)n);
-    memset(c->until + c->nuntil, 0, sizeof *c->until * (size_t)(n - c->nuntil));
-    c->nuntil = n;
-  }
-  return &c->until[t->id];
-}
+static uint64_t *until_of(Contest *c, const DrThread *t) { return dr_sched_slot(&c->until, &c->nuntil, t); }
 
 /* a random enabled thread that is not delayed (any enabled one if all are) */
 static DrThread *undelayed(Contest *c, DrVM *vm) {
@@ -59,12 +47,10 @@ static DrThread *contest_pick(DrScheduler *s, DrVM *vm, DrThread *cur, DrPickRea
   Contest *c = (Contest *)s;
   c->step++;
   if (reason == DR_PICK_BLOCKED) return undelayed(c, vm);
-  if (reason == DR_PICK_PREEMPT || dr_sched_pending_kind(vm, cur) == DR_EV_YIELD) return undelayed(c, vm);
-  if (*until_of(c, cur) > c->step) return undelayed(c, vm);
   DrEventKind k = dr_sched_pending_kind(vm, cur);
+  if (reason == DR_PICK_PREEMPT || k == DR_EV_YIELD || *until_of(c, cur) > c->step) return undelayed(c, vm);
   if ((dr_event_info[k].flags & DR_EVF_SYNC) && coin(c)) {
     *until_of(c, cur) = c->step + 1 + dr_rng_below(&c->rng, DR_CONTEST_MAX_DELAY);
-    c->delays++;
     return undelayed(c, vm);
   }
   return cur;
@@ -74,7 +60,7 @@ static int contest_pick_waiter(DrScheduler *s, DrVM *vm, DrObj *lock, DrThread *
   (void)vm;
   (void)lock;
   (void)waiters;
-  return (int)dr_rng_below(&((Contest *)s)->rng, (uint64_t)n);
+  return dr_rng_waiter(&((Contest *)s)->rng, n);
 }
 
 static uint64_t contest_quantum(DrScheduler *s, DrVM *vm, DrThread *t) {
@@ -87,9 +73,7 @@ static uint64_t contest_quantum(DrScheduler *s, DrVM *vm, DrThread *t) {
 static int contest_spurious(DrScheduler *s, DrVM *vm, DrThread *const *waiting, int n) {
   (void)vm;
   (void)waiting;
-  Contest *c = (Contest *)s;
-  if (dr_rng_below(&c->rng, 64) != 0) return -1;
-  return (int)dr_rng_below(&c->rng, (uint64_t)n);
+  return dr_rng_spurious(&((Contest *)s)->rng, n);
 }
 
 static void contest_destroy(DrScheduler *s) {

@@ -14,9 +14,7 @@
  * below every other (a spin-wait with yield must let the others run),
  * and a thread picked DR_PCT_SPIN times in a row while others could run
  * is dropped likewise (a spin-wait without yield would otherwise run
- * forever).  Both are counted. */
-#include <string.h>
-
+ * forever). */
 #include "sched.h"
 
 enum { DR_PCT_SPIN = 100000 };
@@ -46,18 +44,10 @@ typedef struct {
   uint64_t low;            /* the next priority given at a drop: decreasing */
   DrThread *last;
   uint64_t run_length;
-  uint64_t drops;          /* yield and spin guards */
 } Pct;
 
 static uint64_t *prio_of(Pct *p, const DrThread *t) {
-  if (t->id >= p->nprio) {
-    int n = p->nprio ? p->nprio : 16;
-    while (n <= t->id) n *= 2;
-    p->prio = dr_xrealloc(p->prio, sizeof *p->prio * (size_t)n);
-    memset(p->prio + p->nprio, 0, sizeof *p->prio * (size_t)(n - p->nprio));
-    p->nprio = n;
-  }
-  uint64_t *q = &p->prio[t->id];
+  uint64_t *q = dr_sched_slot(&p->prio, &p->nprio, t);
   /* random 62-bit values are distinct but for a 2^-31 chance, and a tie
    * is broken by thread id */
   if (!*q) *q = ((uint64_t)1 << 62) | (dr_rng_next(&p->rng) >> 2);
@@ -78,7 +68,6 @@ static DrThread *pct_pick(DrScheduler *s, DrVM *vm, DrThread *cur, DrPickReason 
       p->next_change++;
     } else if (dr_sched_pending_kind(vm, cur) == DR_EV_YIELD) {
       drop(p, cur);
-      p->drops++;
     }
   }
   DrThread *const *en;
@@ -95,7 +84,6 @@ static DrThread *pct_pick(DrScheduler *s, DrVM *vm, DrThread *cur, DrPickReason 
   if (best == p->last) {
     if (++p->run_length >= DR_PCT_SPIN && n > 1) {
       drop(p, best);
-      p->drops++;
       p->run_length = 0;
       return pct_pick(s, vm, cur, DR_PICK_BLOCKED);
     }
@@ -110,7 +98,7 @@ static int pct_pick_waiter(DrScheduler *s, DrVM *vm, DrObj *lock, DrThread *cons
   (void)vm;
   (void)lock;
   (void)waiters;
-  return (int)dr_rng_below(&((Pct *)s)->rng, (uint64_t)n);
+  return dr_rng_waiter(&((Pct *)s)->rng, n);
 }
 
 static uint64_t pct_quantum(DrScheduler *s, DrVM *vm, DrThread *t) {
@@ -123,9 +111,7 @@ static uint64_t pct_quantum(DrScheduler *s, DrVM *vm, DrThread *t) {
 static int pct_spurious(DrScheduler *s, DrVM *vm, DrThread *const *waiting, int n) {
   (void)vm;
   (void)waiting;
-  Pct *p = (Pct *)s;
-  if (dr_rng_below(&p->rng, 64) != 0) return -1;
-  return (int)dr_rng_below(&p->rng, (uint64_t)n);
+  return dr_rng_spurious(&((Pct *)s)->rng, n);
 }
 
 static void pct_destroy(DrScheduler *s) {

@@ -1,6 +1,8 @@
 /* The schedulers' randomness: xoshiro256** seeded through splitmix64.
  * Every random choice a scheduler makes comes from here, so the seed
  * alone decides a run. */
+#include <string.h>
+
 #include "sched.h"
 
 static uint64_t splitmix64(uint64_t *x) {
@@ -37,4 +39,22 @@ uint64_t dr_rng_below(DrRng *r, uint64_t n) {
     uint64_t x = dr_rng_next(r);
     if (x >= limit) return x % n;
   }
+}
+
+int dr_rng_waiter(DrRng *r, int n) { return (int)dr_rng_below(r, (uint64_t)n); }
+
+int dr_rng_spurious(DrRng *r, int n) {
+  if (dr_rng_below(r, DR_SPURIOUS_ONE_IN) != 0) return -1;
+  return (int)dr_rng_below(r, (uint64_t)n);
+}
+
+uint64_t *dr_sched_slot(uint64_t **arr, int *n, const DrThread *t) {
+  if (t->id >= *n) {
+    int cap = *n ? *n : 16;
+    while (cap <= t->id) cap *= 2;
+    *arr = dr_xrealloc(*arr, sizeof **arr * (size_t)cap);
+    memset(*arr + *n, 0, sizeof **arr * (size_t)(cap - *n));
+    *n = cap;
+  }
+  return &(*arr)[t->id];
 }

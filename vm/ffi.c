@@ -269,7 +269,7 @@ static ffi_type *ffi_type_of(FfiArg a) {
   return &ffi_type_void;
 }
 
-static FfiArg ret_of(const DrVM *vm, const DrMethod *m) {
+static FfiArg ret_of(const DrMethod *m) {
   switch (m->ret_kind) {
   case DR_K_VOID: return FFI_A_VOID;
   case DR_K_BOOLEAN: return FFI_A_BOOLEAN;
@@ -279,7 +279,6 @@ static FfiArg ret_of(const DrVM *vm, const DrMethod *m) {
   case DR_K_DOUBLE: return FFI_A_DOUBLE;
   case DR_K_REF: break;
   }
-  (void)vm;
   return FFI_A_STRING; /* the only reference result the checker allows */
 }
 
@@ -336,7 +335,7 @@ static DrFfiBinding *bind(DrVM *vm, DrMethod *m) {
     b->atypes[i] = ffi_type_of(b->args[i]);
     p = *e == ',' ? e : NULL;
   }
-  b->ret = ret_of(vm, m);
+  b->ret = ret_of(m);
   if (ffi_prep_cif(&b->cif, FFI_DEFAULT_ABI, (unsigned)n, ffi_type_of(b->ret), b->atypes) != FFI_OK) {
     free(b->args);
     free(b->atypes);
