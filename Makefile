@@ -22,6 +22,10 @@ all: drvm
 drvm: $(OBJS) $(BUILD)/vm/main.o
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
+# any build directory's own binary: make BUILD=build-x build-x/drvm
+$(BUILD)/drvm: $(OBJS) $(BUILD)/vm/main.o
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
@@ -65,9 +69,6 @@ asan: $(FFI_TEST_LIB)
 # measure what they cost when no listener is attached.
 drvm-nohooks:
 	$(MAKE) BUILD=build-nohooks OPT="$(OPT) -DDR_NO_HOOKS" build-nohooks/drvm
-
-build-nohooks/drvm: $(OBJS) $(BUILD)/vm/main.o
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 drvm-asan: $(OBJS) $(BUILD)/vm/main.o
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)

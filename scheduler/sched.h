@@ -51,6 +51,23 @@ struct DrScheduler {
   /* With --spurious-wakeups: a waiting thread to wake without notify, as
    * an index into waiting[0..n), or -1 for none.  May be NULL. */
   int (*spurious)(DrScheduler *s, DrVM *vm, DrThread *const *waiting, int n);
+  /* The optional ones below may be NULL. */
+  /* Before the run, with the program compiled: read the scheduler's
+   * inputs (drfinder's --mtr-in, racefuzzer's --race-pairs).  false with a
+   * message in err: a usage error. */
+  bool (*start)(DrScheduler *s, DrVM *vm, char *err, size_t errsize);
+  /* After the run: write outputs (--mtr-out), say what the run showed
+   * (racefuzzer's harmful races).  false with a message in err: the
+   * outputs could not be written. */
+  bool (*finish)(DrScheduler *s, DrVM *vm, char *err, size_t errsize);
+  /* Its statistics: text lines for --stats (json false), or JSON object
+   * members, `"name": value` separated by ",\n  " and without braces or a
+   * trailing comma, for --sched-report (json true). */
+  void (*report)(DrScheduler *s, DrVM *vm, FILE *f, bool json);
+  /* The run deadlocked: true if the scheduler caused it and the run
+   * should start over (DrFinder's restart; DrSchedOptions.attempt counts
+   * them). */
+  bool (*deadlocked)(DrScheduler *s, DrVM *vm);
   void (*destroy)(DrScheduler *s);
 };
 
@@ -91,9 +108,15 @@ typedef struct {
   int depth;               /* pct: --depth, the bug depth d; 0 = default */
   uint64_t pct_steps;      /* pct: --pct-steps, the expected steps k; 0 = default */
   double noise;            /* contest: --noise p in [0, 1]; < 0 = default */
+  const char *mtr_in;      /* drfinder: --mtr-in, may-trigger relations of a previous run (none: Phase I) */
+  const char *mtr_out;     /* drfinder: --mtr-out, this run's relations (Algorithm 1) */
+  const char *race_pairs;  /* racefuzzer: --race-pairs FILE, hybrid's --potential-races output */
+  int pair;                /* racefuzzer: --pair N, the Nth pair of the file (1-based); 0 = all at once */
+  int attempt;             /* 0, or how many times a deadlocked run was restarted before this one */
 } DrSchedOptions;
 
 enum {
+  DR_DRF_DEFAULT_DEPTH = 12,
   DR_PCT_DEFAULT_DEPTH = 3,
   DR_PCT_DEFAULT_STEPS = 10000,
 };
@@ -102,9 +125,11 @@ enum {
 /* "native", "random", "rr", "pct" or "contest"; NULL for an unknown name. */
 DrScheduler *dr_sched_create(const char *name, const DrSchedOptions *opt);
 extern const char *const dr_sched_names; /* "native, random, rr, pct, contest" for help texts */
-/* sched_pct.c, sched_contest.c */
+/* sched_pct.c, sched_contest.c, sched_drfinder.c, sched_racefuzzer.c */
 DrScheduler *dr_sched_pct_create(const DrSchedOptions *opt);
 DrScheduler *dr_sched_contest_create(const DrSchedOptions *opt);
+DrScheduler *dr_sched_drfinder_create(const DrSchedOptions *opt);
+DrScheduler *dr_sched_racefuzzer_create(const DrSchedOptions *opt);
 
 /* --- record and replay (sched_replay.c) --- */
 /* One recorded answer: type 'P' a pick (value: thread id), 'Q' a quantum,

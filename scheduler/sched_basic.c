@@ -31,7 +31,7 @@ typedef struct {
   uint64_t quantum;
 } Basic;
 
-const char *const dr_sched_names = "native, random, rr, pct, contest";
+const char *const dr_sched_names = "native, random, rr, pct, contest, drfinder, racefuzzer";
 
 /* A uniformly random enabled thread other than avoid (unless it is the
  * only one).  Rejection sampling over all live threads keeps a point
@@ -115,6 +115,8 @@ DrScheduler *dr_sched_create(const char *name, const DrSchedOptions *opt) {
   else if (strcmp(name, "rr") == 0) kind = KIND_RR;
   else if (strcmp(name, "pct") == 0) return dr_sched_pct_create(opt);
   else if (strcmp(name, "contest") == 0) return dr_sched_contest_create(opt);
+  else if (strcmp(name, "drfinder") == 0) return dr_sched_drfinder_create(opt);
+  else if (strcmp(name, "racefuzzer") == 0) return dr_sched_racefuzzer_create(opt);
   else return NULL;
   Basic *b = dr_xcalloc(1, sizeof *b);
   b->kind = kind;

@@ -6,6 +6,7 @@
 #include "../detector/detector.h"
 #include "../scheduler/sched.h"
 #include "disasm.h"
+#include "hunt.h"
 #include "trace.h"
 
 #include <fcntl.h>
@@ -410,6 +411,8 @@ int main(int argc, char **argv) {
     else return usage_error("no help for '%s'", topic);
     return 0;
   }
+  if (!strcmp(cmd, "hunt")) return dr_cmd_hunt(argv[0], argc - 1, argv + 1);
+  if (!strcmp(cmd, "racefuzz")) return dr_cmd_racefuzz(argv[0], argc - 1, argv + 1);
   bool is_run = !strcmp(cmd, "run"), is_check = !strcmp(cmd, "check"), is_disasm = !strcmp(cmd, "disasm");
   if (!is_run && !is_check && !is_disasm) return usage_error("unknown command '%s'", cmd);
 

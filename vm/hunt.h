@@ -1,0 +1,12 @@
+/* `drvm hunt` and `drvm racefuzz`: drivers that run `drvm run` many
+ * times, in child processes, and compare race-hunting techniques as the
+ * DrFinder and RaceFuzzer papers do. */
+#ifndef DR_HUNT_H
+#define DR_HUNT_H
+
+/* argv[0] is the command name ("hunt"/"racefuzz"); self is the path of
+ * the drvm executable to run children with.  Returns the exit status. */
+int dr_cmd_hunt(const char *self, int argc, char **argv);
+int dr_cmd_racefuzz(const char *self, int argc, char **argv);
+
+#endif
