@@ -126,15 +126,45 @@ typedef struct {
   const char *detector, *json, *potential;
   bool all_races, stats;
   int race_exit;
-  DrSchedOptions sched_opts; /* --depth, --pct-steps, --noise (seed and quantum set at creation) */
+  DrSchedOptions sched_opts; /* --depth, --pct-steps, --noise, --mtr-*, --race-pairs, --pair (seed and quantum set at creation) */
   const char **libs;       /* --lib, in order */
   int nlibs;
   const char *path;
   int argc;
   char **argv;             /* the program's arguments */
+  const char *sched_report; /* --sched-report FILE */
 } RunOptions;
 
 static const char *base_name(const char *path);
+
+/* How often a run a scheduler deadlocked is started over (DrFinder). */
+enum { DR_MAX_RESTARTS = 10 };
+
+/* --sched-report FILE: one JSON object about the run, for drivers such as
+ * `drvm hunt` (docs/hunt.md). */
+static bool write_sched_report(const char *path, DrVM *vm, DrScheduler *core, const RunOptions *o, uint64_t seed,
+                               int status) {
+  FILE *f = fopen(path, "w");
+  if (!f) {
+    fprintf(vm->err_file, "drvm: cannot write %s: %s\n", path, strerror(errno));
+    return false;
+  }
+  fprintf(f, "{\n  \"scheduler\": \"%s\",\n  \"seed\": %llu,\n  \"exit\": %d,\n  \"uncaught\": %d,\n", core ? core->name : "replay",
+          (unsigned long long)seed, status, vm->uncaught);
+  fprintf(f, "  \"steps\": %llu,\n  \"points\": %llu,\n  \"threads\": %d,\n  \"attempts\": %d",
+          (unsigned long long)vm->steps, (unsigned long long)vm->sched_decisions, vm->nall_threads,
+          o->sched_opts.attempt + 1);
+  if (core && core->report) {
+    fputs(",\n  ", f);
+    core->report(core, vm, f, true);
+  }
+  fputs("\n}\n", f);
+  if (fclose(f) != 0) {
+    fprintf(vm->err_file, "drvm: cannot write %s\n", path);
+    return false;
+  }
+  return true;
+}
 
 static int usage_error(const char *fmt, const char *arg) {
   fputs("drvm: ", stderr);
@@ -253,6 +283,19 @@ static char *replay_command(const RunOptions *o, uint64_t seed, uint64_t then_se
       cmd_arg(&b, "--noise");
       cmd_arg(&b, num);
     }
+    if (o->sched_opts.mtr_in) {
+      cmd_arg(&b, "--mtr-in");
+      cmd_arg(&b, o->sched_opts.mtr_in);
+    }
+    if (o->sched_opts.race_pairs) {
+      cmd_arg(&b, "--race-pairs");
+      cmd_arg(&b, o->sched_opts.race_pairs);
+    }
+    if (o->sched_opts.pair) {
+      snprintf(num, sizeof num, "%d", o->sched_opts.pair);
+      cmd_arg(&b, "--pair");
+      cmd_arg(&b, num);
+    }
   }
   if (strcmp(o->detector, "ft") != 0) {
     cmd_arg(&b, "--detector");
@@ -276,8 +319,8 @@ static int run_program(DrVM *vm, DrClass *main_class, int argc, char **argv, con
   uint64_t seed = o->have_seed ? o->seed : draw_seed();
   bool spurious = o->spurious;
   uint64_t hash = fnv1a(text, len);
-  DrScheduler *sched;
-  uint64_t then_seed = 0;
+  DrScheduler *sched, *core = NULL; /* core: the scheduler deciding, not a replay or a recording */
+  uint64_t then_seed = 0, run_seed = seed;
   if (o->replay) {
     sched = dr_sched_replay(o->replay, base_name(path), hash, &seed, &spurious);
     if (!sched) return DR_EXIT_USAGE;
@@ -297,16 +340,28 @@ static int run_program(DrVM *vm, DrClass *main_class, int argc, char **argv, con
     }
   } else {
     DrSchedOptions so = o->sched_opts;
-    so.seed = seed;
+    /* a restarted run (DrFinder after a deadlock) draws anew, but from
+     * the seed given, so --seed still reproduces the whole sequence */
+    so.seed = so.attempt ? (seed ^ ((uint64_t)so.attempt * 0x9E3779B97F4A7C15u)) % 1000003u : seed;
     so.quantum = o->quantum;
     sched = dr_sched_create(o->sched, &so);
     if (!sched) {
       fprintf(stderr, "drvm: unknown scheduler '%s' (choose one of: %s)\n", o->sched, dr_sched_names);
       return DR_EXIT_USAGE;
     }
+    core = sched;
+    run_seed = so.seed;
+  }
+  if (core && core->start) {
+    char err[512];
+    if (!core->start(core, vm, err, sizeof err)) {
+      fprintf(stderr, "drvm: %s\n", err);
+      core->destroy(core);
+      return DR_EXIT_USAGE;
+    }
   }
   if (o->record) {
-    DrScheduler *rec = dr_sched_record(sched, o->record, base_name(path), hash, seed, spurious);
+    DrScheduler *rec = dr_sched_record(sched, o->record, base_name(path), hash, run_seed, spurious);
     if (!rec) {
       sched->destroy(sched);
       return DR_EXIT_USAGE;
@@ -346,7 +401,7 @@ static int run_program(DrVM *vm, DrClass *main_class, int argc, char **argv, con
   vm->sched = sched;
   vm->sched_points = sched->points;
   if (sched->points) vm->hooks = true;
-  vm->seed = seed;
+  vm->seed = o->replay ? seed : run_seed;
   vm->spurious_wakeups = spurious;
   int status = dr_run_main(vm, main_class, argc, argv);
   for (DrListener *l = vm->listeners; l;) {
@@ -361,6 +416,21 @@ static int run_program(DrVM *vm, DrClass *main_class, int argc, char **argv, con
   if (dres.failed && status == DR_EXIT_OK) status = DR_EXIT_USAGE;
   if (o->replay && !dr_sched_replay_done(tape ? tape : dr_sched_record_inner(sched), vm)) status = DR_EXIT_REPLAY;
   if (o->record && !dr_sched_record_finish(sched) && status == DR_EXIT_OK) status = DR_EXIT_USAGE;
+  if (core && core->finish) {
+    char err[512];
+    dr_flush_output(vm);
+    if (!core->finish(core, vm, err, sizeof err)) {
+      fprintf(vm->err_file, "drvm: %s\n", err);
+      if (status == DR_EXIT_OK || status == o->race_exit) status = DR_EXIT_USAGE;
+    }
+  }
+  if (o->stats && core && core->report) {
+    dr_flush_output(vm);
+    fprintf(vm->err_file, "drvm: %s scheduler statistics\n", core->name);
+    core->report(core, vm, vm->err_file, false);
+  }
+  if (o->sched_report && !write_sched_report(o->sched_report, vm, core, o, run_seed, status) && status == DR_EXIT_OK)
+    status = DR_EXIT_USAGE;
   if (o->verbose) {
     dr_flush_output(vm);
     fprintf(vm->err_file, "drvm: scheduler %s%s, %d thread%s, %llu steps, %llu scheduling points, virtual time %.3f ms\n",
@@ -421,7 +491,7 @@ int main(int argc, char **argv) {
   DrSchedOptions sched_opts = {.noise = -1};
   bool all = false, have_seed = false, verbose = false, spurious = false, trace = false, prefix = false;
   const char *sched_name = "native", *record = NULL, *replay = NULL, *trace_file = NULL;
-  const char *detector = "ft", *json = NULL, *potential = NULL;
+  const char *detector = "ft", *json = NULL, *potential = NULL, *sched_report = NULL;
   bool all_races = false, stats = false;
   uint64_t race_exit = DR_EXIT_RACES;
   const char *path = NULL;
@@ -484,6 +554,18 @@ int main(int argc, char **argv) {
         if (end == v || *end || !(p >= 0 && p <= 1)) return usage_error("--noise takes a probability 0..1, not '%s'", v);
         sched_opts.noise = p;
       }
+    } else if (is_run && (!strcmp(a, "--mtr-in") || !strcmp(a, "--mtr-out") || !strcmp(a, "--race-pairs") ||
+                          !strcmp(a, "--sched-report") || !strcmp(a, "--pair"))) {
+      if (i + 1 >= argc) return usage_error("%s needs a value", a);
+      const char *v = argv[++i];
+      uint64_t n;
+      if (!*v) return usage_error("%s needs a file name", a);
+      if (!strcmp(a, "--mtr-in")) sched_opts.mtr_in = v;
+      else if (!strcmp(a, "--mtr-out")) sched_opts.mtr_out = v;
+      else if (!strcmp(a, "--race-pairs")) sched_opts.race_pairs = v;
+      else if (!strcmp(a, "--sched-report")) sched_report = v;
+      else if (!parse_count(v, &n) || n > 1000000) return usage_error("--pair takes a pair number 1, 2, ..., not '%s'", v);
+      else sched_opts.pair = (int)n;
     } else if (is_run && !strcmp(a, "--lib")) {
       if (i + 1 >= argc) return usage_error("%s needs a value", a);
       if (nlibs == MAX_LIBS) return usage_error("too many --lib options (at most 64): '%s'", argv[i + 1]);
@@ -517,6 +599,15 @@ int main(int argc, char **argv) {
     }
   }
   if (!path) return usage_error("%s needs a program file (prog.dl)", cmd);
+  if ((sched_opts.mtr_in || sched_opts.mtr_out) && strcmp(sched_name, "drfinder") != 0 && !replay)
+    return usage_error("--mtr-in and --mtr-out go with --sched drfinder%s", "");
+  if ((sched_opts.race_pairs || sched_opts.pair) && strcmp(sched_name, "racefuzzer") != 0 && !replay)
+    return usage_error("--race-pairs and --pair go with --sched racefuzzer%s", "");
+  /* drawn once: a restarted run derives its seed from it */
+  if (is_run && !have_seed && !replay) {
+    seed = draw_seed();
+    have_seed = true;
+  }
   if (!is_run && i < argc) return usage_error("'%s' takes no program arguments", cmd);
 
   size_t len;
@@ -532,6 +623,8 @@ int main(int argc, char **argv) {
   }
   DrSource src = {path, text, len};
   DrVM vm;
+  int status;
+restart:
   dr_vm_init(&vm);
   for (int k = 0; k < nlibs; k++) {
     char err[512];
@@ -548,7 +641,6 @@ int main(int argc, char **argv) {
   DrDiagList diags;
   dr_diag_init(&diags);
   DrClass *main_class = dr_compile(&vm, &src, &diags);
-  int status;
   if (!main_class) {
     dr_diag_print(&diags, stderr);
     if (!diags.count) fprintf(stderr, "drvm: compilation failed\n");
@@ -561,8 +653,20 @@ int main(int argc, char **argv) {
   } else {
     RunOptions ro = {sched_name, record, replay, trace_file, seed, quantum, have_seed, verbose, spurious, trace, prefix,
                      detector, json, potential, all_races, stats, (int)race_exit, sched_opts, libs, nlibs, path, argc - i,
-                     argv + i};
+                     argv + i, sched_report};
     status = run_program(&vm, main_class, argc - i, argv + i, path, text, len, &ro);
+    if (vm.restart) {
+      dr_flush_output(&vm);
+      if (sched_opts.attempt < DR_MAX_RESTARTS) {
+        sched_opts.attempt++;
+        fprintf(vm.err_file, "drvm: %s caused this deadlock by its suspensions; restarting the run (restart %d of at most %d)\n\n",
+                sched_name, sched_opts.attempt, DR_MAX_RESTARTS);
+        dr_diag_free(&diags);
+        dr_vm_free(&vm);
+        goto restart;
+      }
+      fprintf(vm.err_file, "drvm: %s: the run deadlocked %d times in a row; giving up\n", sched_name, DR_MAX_RESTARTS + 1);
+    }
   }
   dr_diag_free(&diags);
   dr_vm_free(&vm);

@@ -258,6 +258,7 @@ DrThread *dr_sched_point(DrVM *vm, int reason) {
       if (!any) {
         if (advance_clock(vm)) continue;
         dr_report_deadlock(vm);
+        if (vm->sched->deadlocked && vm->sched->deadlocked(vm->sched, vm)) vm->restart = true;
         return NULL;
       }
       why = DR_PICK_BLOCKED;

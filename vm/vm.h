@@ -124,6 +124,7 @@ typedef struct DrVM {
   bool blocked;            /* a native just blocked the running thread */
   bool spurious_wakeups;   /* --spurious-wakeups */
   int uncaught;            /* threads an exception escaped from */
+  bool restart;            /* the scheduler asked to restart a deadlocked run */
 
   /* scheduling and the event stream */
   struct DrScheduler *sched;
