@@ -126,7 +126,11 @@ void dr_det_race(DrDet *d, const DrLoc *loc, const DrEvent *e, DrAccess cur, DrA
     dr_buf_append_str(&key, field.data);
     dr_buf_append_str(&key, tmp);
   } else if (loc->is_array) {
+    /* per access site and array type: `a[i] + b[i]` on one line is two */
+    const char *hash = strchr(field.data, '#');
     dr_buf_append_str(&key, "A:");
+    dr_buf_append(&key, field.data, hash ? (size_t)(hash - field.data) : strlen(field.data));
+    dr_buf_append_str(&key, ":");
     dr_buf_append_str(&key, pos_cur.data);
     dr_buf_append_str(&key, ":");
     dr_buf_append_str(&key, meth.data);
