@@ -33,7 +33,15 @@
  * monitor thread against livelock: the others may be spinning on
  * something only it would do), and a postponed thread found not enabled
  * any more is dropped from the set (it cannot be, at an access, but a
- * stale set must never stall the run). */
+ * stale set must never stall the run).
+ *
+ * What it says: "real race: ..." on stderr the first time a location and
+ * statement pair are brought together (a racy loop would otherwise print
+ * a line per iteration; every occurrence is counted for --stats and
+ * --sched-report); after the run, if a real race was created and an
+ * exception escaped some thread, each race is called harmful with the
+ * command that reruns it.  Under --replay-prefix main does not call
+ * start(): with no RaceSet the scheduler is the random one. */
 #include <errno.h>
 #include <string.h>
 
