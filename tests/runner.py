@@ -146,7 +146,7 @@ EXIT_UNCAUGHT = 1
 EXIT_DEADLOCK = 4
 EXIT_STEP_LIMIT = 5
 
-SCHEDULERS = ("native", "random", "rr", "pct", "contest")
+SCHEDULERS = ("native", "random", "rr", "pct", "contest", "drfinder")
 DEFAULT_SEEDS = 50
 REPLAY_SEED = 7
 TRACE_SEED = 1
@@ -493,8 +493,24 @@ def run_scheduler(t, opts, sched):
     seen = set()
     outcomes = {}             # stdout -> number of seeds (for the report of a missed `expect some seed`)
     report_seed = not ("-v" in t.drvm_opts or "--verbose" in t.drvm_opts)
-    for seed in range(1, t.seeds + 1):
-        cmd = drvm_command(t, opts, ["--sched", sched, "--seed", str(seed)])
+    # drfinder: seed 0 is Phase I, each later seed runs Phase II on the
+    # relations the run before it collected (the feedback chain)
+    mtr_dir = tempfile.mkdtemp(prefix="drvm-mtr-") if sched == "drfinder" and "--sched" not in t.drvm_opts else None
+    try:
+        return run_scheduler_seeds(t, opts, sched, name, want_some, seen, outcomes, report_seed, mtr_dir)
+    finally:
+        if mtr_dir:
+            shutil.rmtree(mtr_dir, ignore_errors=True)
+
+
+def run_scheduler_seeds(t, opts, sched, name, want_some, seen, outcomes, report_seed, mtr_dir):
+    for seed in range(0 if mtr_dir else 1, t.seeds + 1):
+        extra = []
+        if mtr_dir:
+            extra = ["--mtr-out", os.path.join(mtr_dir, "mtr-%d" % seed)]
+            if seed > 0:
+                extra += ["--mtr-in", os.path.join(mtr_dir, "mtr-%d" % (seed - 1))]
+        cmd = drvm_command(t, opts, ["--sched", sched, "--seed", str(seed)] + extra)
         rc, out, err, timed_out = run_process(cmd, opts.timeout)
         reasons = check_output(t, "drvm", rc, out, err, timed_out, opts.timeout, check_stdout=t.check_stdout,
                                seed=seed if report_seed else None)

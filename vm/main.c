@@ -19,6 +19,10 @@ static const char *const usage_text =
     "  run      compile and run a program\n"
     "  check    compile only and report every error\n"
     "  disasm   print the program's bytecode with source lines\n"
+    "  hunt     run a program many times under several race-hunting schedulers\n"
+    "           and compare the races each finds (drvm hunt --help)\n"
+    "  racefuzz RaceFuzzer: potential races from the hybrid detector, then runs\n"
+    "           that try to create each one (drvm racefuzz --help)\n"
     "  help     show help for a command (drvm help run)\n"
     "\n"
     "options:\n"
@@ -26,7 +30,7 @@ static const char *const usage_text =
     "                    allocation throws OutOfMemoryError\n"
     "  --max-steps N     stop a runaway program after N steps (exit status 5)\n"
     "  --sched NAME      thread scheduler: native (default), random, rr, pct,\n"
-    "                    contest\n"
+    "                    contest, drfinder, racefuzzer\n"
     "  --seed N          seed of every random choice (default: drawn)\n"
     "  --record FILE     write the run's schedule to FILE\n"
     "  --replay FILE     rerun the schedule recorded in FILE exactly\n"
@@ -61,7 +65,10 @@ static const char *const help_run =
     "                    access, call and synchronization; rr: round-robin;\n"
     "                    pct: random priorities with --depth change points\n"
     "                    (Burckhardt et al.); contest: native plus random\n"
-    "                    delays at synchronization (--noise)\n"
+    "                    delays at synchronization (--noise); drfinder: reverses\n"
+    "                    lock orders a previous run showed (--mtr-in; Cai & Cao);\n"
+    "                    racefuzzer: brings a potential race's two statements\n"
+    "                    together (--race-pairs; Sen)\n"
     "  --seed N          seed of the scheduler and of new Random(); without it\n"
     "                    one is drawn, and printed when the run ends with an\n"
     "                    uncaught exception, a deadlock or a step limit\n"
@@ -73,7 +80,19 @@ static const char *const help_run =
     "  --trace[=FILE]    one line per event to FILE (default stderr):\n"
     "                      T2 Thread-1  wr   Account#3.balance  bank.dl:14  Account.deposit\n"
     "  --quantum N       steps between preemptions (rr: exactly; native: mean)\n"
-    "  --depth D         pct: the bug depth, D-1 priority change points (default 3)\n"
+    "  --depth D         pct: the bug depth, D-1 priority change points (default 3);\n"
+    "                    drfinder: the stack depth of may-trigger relations (12)\n"
+    "  --mtr-in FILE     drfinder: the may-trigger relations a previous run wrote;\n"
+    "                    without it the run is DrFinder's Phase I (random\n"
+    "                    scheduling that only collects relations)\n"
+    "  --mtr-out FILE    drfinder: write this run's relations (the next run's input)\n"
+    "  --restarts N      start a run over, up to N times, when it deadlocks after\n"
+    "                    the scheduler suspended threads (drfinder; default 0)\n"
+    "  --race-pairs FILE racefuzzer: potentially racing statement pairs, as\n"
+    "                    --detector hybrid --potential-races FILE writes them\n"
+    "  --pair N          racefuzzer: target the Nth pair only (default: all)\n"
+    "  --sched-report FILE  write the scheduler's counters and the run's outcome\n"
+    "                    as JSON (for scripts; docs/hunt.md)\n"
     "  --pct-steps K     pct: the steps a run is expected to take, over which the\n"
     "                    change points are drawn (default 10000; -v prints a\n"
     "                    run's scheduling points)\n"
@@ -94,7 +113,8 @@ static const char *const help_run =
     "  --report json=FILE  write the races as JSON (a stable id per race)\n"
     "  --potential-races FILE  with --detector hybrid: write the potentially\n"
     "                    racing statement pairs (RaceFuzzer's input)\n"
-    "  --stats           print the detector's rule counts, clocks and memory\n"
+    "  --stats           print the detector's rule counts, clocks and memory, and\n"
+    "                    the scheduler's counters (drfinder, racefuzzer)\n"
     "  --lib PATH        open a C library for native methods (repeatable; libc\n"
     "                    and libm are always searched, after these)\n"
     "  --max-heap SIZE   heap limit (default 2g)\n"
@@ -137,8 +157,8 @@ typedef struct {
 
 static const char *base_name(const char *path);
 
-/* How often a run a scheduler deadlocked is started over (DrFinder). */
-enum { DR_MAX_RESTARTS = 10 };
+/* --restarts: at most this many. */
+enum { DR_MAX_RESTARTS = 1000 };
 
 /* --sched-report FILE: one JSON object about the run, for drivers such as
  * `drvm hunt` (docs/hunt.md). */
@@ -493,7 +513,7 @@ int main(int argc, char **argv) {
   const char *sched_name = "native", *record = NULL, *replay = NULL, *trace_file = NULL;
   const char *detector = "ft", *json = NULL, *potential = NULL, *sched_report = NULL;
   bool all_races = false, stats = false;
-  uint64_t race_exit = DR_EXIT_RACES;
+  uint64_t race_exit = DR_EXIT_RACES, max_restarts = 0;
   const char *path = NULL;
   enum { MAX_LIBS = 64 };
   const char *libs[MAX_LIBS];
@@ -555,12 +575,15 @@ int main(int argc, char **argv) {
         sched_opts.noise = p;
       }
     } else if (is_run && (!strcmp(a, "--mtr-in") || !strcmp(a, "--mtr-out") || !strcmp(a, "--race-pairs") ||
-                          !strcmp(a, "--sched-report") || !strcmp(a, "--pair"))) {
+                          !strcmp(a, "--sched-report") || !strcmp(a, "--pair") || !strcmp(a, "--restarts"))) {
       if (i + 1 >= argc) return usage_error("%s needs a value", a);
       const char *v = argv[++i];
       uint64_t n;
-      if (!*v) return usage_error("%s needs a file name", a);
-      if (!strcmp(a, "--mtr-in")) sched_opts.mtr_in = v;
+      if (!*v) return usage_error("%s needs a value", a);
+      if (!strcmp(a, "--restarts")) {
+        if (!parse_seed(v, &max_restarts) || max_restarts > DR_MAX_RESTARTS)
+          return usage_error("--restarts takes 0..1000, not '%s'", v);
+      } else if (!strcmp(a, "--mtr-in")) sched_opts.mtr_in = v;
       else if (!strcmp(a, "--mtr-out")) sched_opts.mtr_out = v;
       else if (!strcmp(a, "--race-pairs")) sched_opts.race_pairs = v;
       else if (!strcmp(a, "--sched-report")) sched_report = v;
@@ -655,17 +678,15 @@ restart:
                      detector, json, potential, all_races, stats, (int)race_exit, sched_opts, libs, nlibs, path, argc - i,
                      argv + i, sched_report};
     status = run_program(&vm, main_class, argc - i, argv + i, path, text, len, &ro);
-    if (vm.restart) {
+    if (vm.restart && sched_opts.attempt < (int)max_restarts) {
+      /* the scheduler's suspensions may have caused the deadlock */
       dr_flush_output(&vm);
-      if (sched_opts.attempt < DR_MAX_RESTARTS) {
-        sched_opts.attempt++;
-        fprintf(vm.err_file, "drvm: %s caused this deadlock by its suspensions; restarting the run (restart %d of at most %d)\n\n",
-                sched_name, sched_opts.attempt, DR_MAX_RESTARTS);
-        dr_diag_free(&diags);
-        dr_vm_free(&vm);
-        goto restart;
-      }
-      fprintf(vm.err_file, "drvm: %s: the run deadlocked %d times in a row; giving up\n", sched_name, DR_MAX_RESTARTS + 1);
+      sched_opts.attempt++;
+      fprintf(vm.err_file, "drvm: %s suspended threads in this run; restarting it (restart %d of at most %d)\n\n",
+              sched_name, sched_opts.attempt, (int)max_restarts);
+      dr_diag_free(&diags);
+      dr_vm_free(&vm);
+      goto restart;
     }
   }
   dr_diag_free(&diags);
