@@ -1,6 +1,6 @@
 /* `drvm hunt` and `drvm racefuzz`: drivers that run `drvm run` many
  * times, in child processes, and compare race-hunting techniques as the
- * DrFinder and RaceFuzzer papers do. */
+ * DrFinder and RaceFuzzer papers do (docs/hunt.md). */
 #ifndef DR_HUNT_H
 #define DR_HUNT_H
 

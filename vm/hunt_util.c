@@ -1,0 +1,332 @@
+/* The drivers' shared plumbing (see hunt_util.h). */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "hunt_util.h"
+
+int dr_hunt_usage(const char *cmd, const char *fmt, const char *arg) {
+  fprintf(stderr, "drvm %s: ", cmd);
+  fprintf(stderr, fmt, arg);
+  fprintf(stderr, "\nTry 'drvm %s --help'.\n", cmd);
+  return DR_EXIT_USAGE;
+}
+
+bool dr_hunt_parse_int(const char *s, long long min, long long max, long long *out) {
+  char *end;
+  errno = 0;
+  if (!s || !*s || *s == '-' || *s == '+' || *s == ' ') return false;
+  unsigned long long v = strtoull(s, &end, 10);
+  if (errno || *end || v > (unsigned long long)max || (long long)v < min) return false;
+  *out = (long long)v;
+  return true;
+}
+
+int dr_hunt_common_option(DrHuntCommon *c, const char *cmd, int argc, char **argv, int *i) {
+  const char *a = argv[*i];
+  static const char *const with_value[] = {"--runs", "--jobs", "--seed", "--json", "--dir", "--max-steps"};
+  int which = -1;
+  for (int k = 0; k < (int)DR_ARRAY_LEN(with_value); k++)
+    if (!strcmp(a, with_value[k])) which = k;
+  if (which < 0) return 0;
+  if (*i + 1 >= argc) {
+    dr_hunt_usage(cmd, "%s needs a value", a);
+    return -1;
+  }
+  const char *v = argv[++*i];
+  long long n;
+  switch (which) {
+  case 0:
+    if (!dr_hunt_parse_int(v, 1, 1000000, &n)) {
+      dr_hunt_usage(cmd, "--runs takes a count 1..1000000, not '%s'", v);
+      return -1;
+    }
+    c->runs = (int)n;
+    break;
+  case 1:
+    if (!dr_hunt_parse_int(v, 1, 1024, &n)) {
+      dr_hunt_usage(cmd, "--jobs takes a count 1..1024, not '%s'", v);
+      return -1;
+    }
+    c->jobs = (int)n;
+    break;
+  case 2:
+    if (!dr_hunt_parse_int(v, 0, 999999999999LL, &n)) {
+      dr_hunt_usage(cmd, "--seed takes a number 0..999999999999, not '%s'", v);
+      return -1;
+    }
+    c->seed = (uint64_t)n;
+    c->have_seed = true;
+    break;
+  case 3:
+  case 4:
+    if (!*v) {
+      dr_hunt_usage(cmd, "%s needs a file name", a);
+      return -1;
+    }
+    if (which == 3) c->json = v;
+    else c->dir_opt = v;
+    break;
+  default:
+    if (!dr_hunt_parse_int(v, 1, (long long)(~0ULL >> 1), &n)) {
+      dr_hunt_usage(cmd, "--max-steps takes a positive count, not '%s'", v);
+      return -1;
+    }
+    c->max_steps = (uint64_t)n;
+  }
+  return 1;
+}
+
+/* Only the command line draws seeds; the runs themselves get theirs from
+ * this one, so a hunt reruns exactly from the seed it prints. */
+static uint64_t draw_seed(void) {
+  uint64_t s = 0;
+  int fd = open("/dev/urandom", O_RDONLY);
+  if (fd >= 0) {
+    if (read(fd, &s, sizeof s) != (ssize_t)sizeof s) s = 0;
+    close(fd);
+  }
+  if (!s) s = (uint64_t)getpid() * 0x9E3779B97F4A7C15u;
+  return s % 1000000;
+}
+
+static uint64_t splitmix64(uint64_t x) {
+  x += 0x9E3779B97F4A7C15u;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9u;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBu;
+  return x ^ (x >> 31);
+}
+
+uint64_t dr_hunt_run_seed(uint64_t seed, const char *name, int run) {
+  uint64_t h = splitmix64(seed);
+  for (const char *p = name; *p; p++) h = splitmix64(h ^ (unsigned char)*p);
+  h = splitmix64(h ^ (uint64_t)run);
+  return h % 1000000;
+}
+
+static bool make_dirs(const char *path) {
+  char *p = dr_strdup(path);
+  for (char *s = p + 1; *s; s++) {
+    if (*s != '/') continue;
+    *s = 0;
+    if (mkdir(p, 0755) != 0 && errno != EEXIST) {
+      free(p);
+      return false;
+    }
+    *s = '/';
+  }
+  bool ok = mkdir(p, 0755) == 0 || errno == EEXIST;
+  struct stat st;
+  if (ok && (stat(p, &st) != 0 || !S_ISDIR(st.st_mode))) {
+    errno = ENOTDIR;
+    ok = false;
+  }
+  free(p);
+  return ok;
+}
+
+bool dr_hunt_setup(DrHuntCommon *c, const char *cmd) {
+  size_t len;
+  char *text = dr_read_file(c->prog, &len);
+  if (!text) {
+    fprintf(stderr, "drvm %s: cannot read %s: %s\n", cmd, c->prog, strerror(errno));
+    return false;
+  }
+  free(text);
+  if (!c->have_seed) c->seed = draw_seed();
+  if (c->dir_opt) {
+    if (!make_dirs(c->dir_opt)) {
+      fprintf(stderr, "drvm %s: cannot create the directory %s: %s\n", cmd, c->dir_opt, strerror(errno));
+      return false;
+    }
+    c->dir = dr_strdup(c->dir_opt);
+  } else {
+    /* a new directory each time: an earlier hunt's files stay as they were */
+    const char *tmp = getenv("TMPDIR");
+    if (!tmp || !*tmp) tmp = "/tmp";
+    const char *base = strrchr(c->prog, '/');
+    base = base ? base + 1 : c->prog;
+    size_t blen = strlen(base);
+    if (blen > 3 && !strcmp(base + blen - 3, ".dl")) blen -= 3;
+    for (int k = 1; k < 1000 && !c->dir; k++) {
+      char *d = k == 1 ? dr_hunt_fmt("%s/drvm-%s-%.*s-%llu", tmp, cmd, (int)blen, base, (unsigned long long)c->seed)
+                       : dr_hunt_fmt("%s/drvm-%s-%.*s-%llu.%d", tmp, cmd, (int)blen, base, (unsigned long long)c->seed, k);
+      if (mkdir(d, 0755) == 0) {
+        c->dir = d;
+      } else if (errno != EEXIST) {
+        fprintf(stderr, "drvm %s: cannot create the directory %s: %s\n", cmd, d, strerror(errno));
+        free(d);
+        return false;
+      } else {
+        free(d);
+      }
+    }
+    if (!c->dir) {
+      fprintf(stderr, "drvm %s: cannot find a new directory name under %s\n", cmd, tmp);
+      return false;
+    }
+  }
+  return true;
+}
+
+void dr_hunt_common_free(DrHuntCommon *c) {
+  free(c->dir);
+  free(c->exe);
+  c->dir = c->exe = NULL;
+}
+
+void dr_argv_add(DrArgv *a, const char *s) { DR_PUSH(a->v, a->n, a->cap, s ? dr_strdup(s) : NULL); }
+
+char *dr_hunt_fmt(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(NULL, 0, fmt, ap);
+  va_end(ap);
+  char *s = dr_xrealloc(NULL, (size_t)(n < 0 ? 0 : n) + 1);
+  va_start(ap, fmt);
+  vsnprintf(s, (size_t)(n < 0 ? 0 : n) + 1, fmt, ap);
+  va_end(ap);
+  return s;
+}
+
+void dr_argv_addf(DrArgv *a, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(NULL, 0, fmt, ap);
+  va_end(ap);
+  char *s = dr_xrealloc(NULL, (size_t)(n < 0 ? 0 : n) + 1);
+  va_start(ap, fmt);
+  vsnprintf(s, (size_t)(n < 0 ? 0 : n) + 1, fmt, ap);
+  va_end(ap);
+  DR_PUSH(a->v, a->n, a->cap, s);
+}
+
+void dr_argv_finish(DrArgv *a, const DrHuntCommon *c) {
+  if (c->max_steps) {
+    dr_argv_add(a, "--max-steps");
+    dr_argv_addf(a, "%llu", (unsigned long long)c->max_steps);
+  }
+  dr_argv_add(a, c->prog);
+  if (c->nargs) {
+    dr_argv_add(a, "--");
+    for (int i = 0; i < c->nargs; i++) dr_argv_add(a, c->args[i]);
+  }
+  DR_PUSH(a->v, a->n, a->cap, NULL);
+}
+
+char *dr_hunt_path(const DrHuntCommon *c, const char *name) { return dr_hunt_fmt("%s/%s", c->dir, name); }
+
+/* Quoted for a POSIX shell when it holds anything but plain characters. */
+static void shell_arg(DrBuf *b, const char *a) {
+  bool plain = *a != 0;
+  for (const char *p = a; *p; p++)
+    if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || strchr("-_./=:,+@%", *p)))
+      plain = false;
+  dr_buf_append_str(b, " ");
+  if (plain) {
+    dr_buf_append_str(b, a);
+    return;
+  }
+  dr_buf_append_str(b, "'");
+  for (const char *p = a; *p; p++) {
+    if (*p == '\'') dr_buf_append_str(b, "'\\''");
+    else dr_buf_append(b, p, 1);
+  }
+  dr_buf_append_str(b, "'");
+}
+
+char *dr_hunt_command(const DrHuntCommon *c, const char *const *args, int nargs) {
+  DrBuf b = {0};
+  char num[32];
+  dr_buf_append_str(&b, "drvm run");
+  for (int i = 0; i < nargs; i++) shell_arg(&b, args[i]);
+  if (c->max_steps) {
+    snprintf(num, sizeof num, "%llu", (unsigned long long)c->max_steps);
+    shell_arg(&b, "--max-steps");
+    shell_arg(&b, num);
+  }
+  shell_arg(&b, c->prog);
+  if (c->nargs) shell_arg(&b, "--");
+  for (int i = 0; i < c->nargs; i++) shell_arg(&b, c->args[i]);
+  dr_buf_append(&b, "", 1);
+  return b.data;
+}
+
+int dr_hunt_abort(const char *cmd, const DrHuntJob *job) {
+  const char *why = job->status == 3 ? "a compile error" : job->status == 2 ? "a usage error" : "a failure to start";
+  fprintf(stderr, "drvm %s: stopped: a run ended with %s (exit %d); its stderr (%s):\n", cmd, why, job->status,
+          job->log);
+  dr_hunt_show_log(job->log);
+  fputs("  the command was:", stderr);
+  for (char **a = job->argv; *a; a++) fprintf(stderr, " %s", *a);
+  fputs("\n", stderr);
+  return job->status == 3 ? DR_EXIT_COMPILE : DR_EXIT_USAGE;
+}
+
+void dr_table_init(DrTable *t, int ncols) {
+  memset(t, 0, sizeof *t);
+  t->ncols = ncols;
+}
+
+void dr_table_add(DrTable *t, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(NULL, 0, fmt, ap);
+  va_end(ap);
+  char *s = dr_xrealloc(NULL, (size_t)(n < 0 ? 0 : n) + 1);
+  va_start(ap, fmt);
+  vsnprintf(s, (size_t)(n < 0 ? 0 : n) + 1, fmt, ap);
+  va_end(ap);
+  DR_PUSH(t->cells, t->ncells, t->cap, s);
+}
+
+/* A number, ratio, percentage, time or "-": right-aligned as in the
+ * papers' tables. */
+static bool numeric(const char *s) { return (*s >= '0' && *s <= '9') || !strcmp(s, "-"); }
+
+void dr_table_print(const DrTable *t, FILE *out, const char *indent) {
+  int *width = dr_xcalloc((size_t)t->ncols, sizeof *width);
+  bool *right = dr_xcalloc((size_t)t->ncols, sizeof *right);
+  for (int c = 0; c < t->ncols; c++) right[c] = t->ncells > t->ncols;
+  for (int i = 0; i < t->ncells; i++) {
+    int c = i % t->ncols, w = (int)strlen(t->cells[i]);
+    if (w > width[c]) width[c] = w;
+    if (i >= t->ncols && !numeric(t->cells[i])) right[c] = false;
+  }
+  for (int i = 0; i < t->ncells; i++) {
+    int c = i % t->ncols;
+    if (c == 0) fputs(indent, out);
+    bool last = c == t->ncols - 1 || i == t->ncells - 1;
+    if (right[c]) fprintf(out, "%*s", width[c], t->cells[i]);
+    else if (last) fputs(t->cells[i], out);
+    else fprintf(out, "%-*s", width[c], t->cells[i]);
+    fputs(last ? "\n" : "  ", out);
+  }
+  free(width);
+  free(right);
+}
+
+void dr_table_free(DrTable *t) {
+  for (int i = 0; i < t->ncells; i++) free(t->cells[i]);
+  free(t->cells);
+  memset(t, 0, sizeof *t);
+}
+
+bool dr_hunt_write_file(const char *cmd, const char *path, const DrBuf *b) {
+  FILE *f = fopen(path, "w");
+  if (!f) {
+    fprintf(stderr, "drvm %s: cannot write %s: %s\n", cmd, path, strerror(errno));
+    return false;
+  }
+  if (b->len) fwrite(b->data, 1, b->len, f);
+  if (fclose(f) != 0) {
+    fprintf(stderr, "drvm %s: cannot write %s\n", cmd, path);
+    return false;
+  }
+  return true;
+}
+
+bool dr_hunt_file_exists(const char *path) { return access(path, F_OK) == 0; }

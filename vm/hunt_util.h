@@ -1,0 +1,77 @@
+/* What `drvm hunt` and `drvm racefuzz` share: their common options, run
+ * seeds, the run directory, children's command lines and text tables. */
+#ifndef DR_HUNT_UTIL_H
+#define DR_HUNT_UTIL_H
+
+#include "hunt_proc.h"
+#include "vm.h"
+
+/* The options both drivers take. */
+typedef struct {
+  const char *prog;       /* the program, as given */
+  int runs, jobs;
+  uint64_t seed;
+  bool have_seed;
+  const char *json;       /* --json FILE */
+  const char *dir_opt;    /* --dir DIR */
+  uint64_t max_steps;     /* 0: none */
+  char **args;            /* the program's arguments */
+  int nargs;
+  char *dir;              /* the run directory in use (malloc'd) */
+  char *exe;              /* the drvm executable (malloc'd) */
+} DrHuntCommon;
+
+/* Takes argv[*i] (and its value) if it is a common option; returns 1 when
+ * taken, 0 when not one, -1 after a usage error was printed. */
+int dr_hunt_common_option(DrHuntCommon *c, const char *cmd, int argc, char **argv, int *i);
+/* Prints "drvm CMD: MESSAGE" and a hint; returns 2. */
+int dr_hunt_usage(const char *cmd, const char *fmt, const char *arg);
+/* An integer option's value in [min, max]. */
+bool dr_hunt_parse_int(const char *s, long long min, long long max, long long *out);
+/* Checks the program, draws the seed, creates the directory (printing
+ * neither); returns false after printing why. */
+bool dr_hunt_setup(DrHuntCommon *c, const char *cmd);
+void dr_hunt_common_free(DrHuntCommon *c);
+
+/* A run's seed from the hunt's: the same (seed, name, run) always gives
+ * the same short seed, and different names or runs unrelated ones. */
+uint64_t dr_hunt_run_seed(uint64_t seed, const char *name, int run);
+
+/* A child's argv under construction. */
+typedef struct {
+  char **v;
+  int n, cap;
+} DrArgv;
+void dr_argv_add(DrArgv *a, const char *s);
+void dr_argv_addf(DrArgv *a, const char *fmt, ...) DR_PRINTF(2, 3);
+/* Appends --max-steps, the program and its arguments, and the NULL end. */
+void dr_argv_finish(DrArgv *a, const DrHuntCommon *c);
+/* A malloc'd printf. */
+char *dr_hunt_fmt(const char *fmt, ...) DR_PRINTF(1, 2);
+/* "DIR/name": malloc'd. */
+char *dr_hunt_path(const DrHuntCommon *c, const char *name);
+
+/* The command that reruns a child: "drvm run" then args (shell-quoted),
+ * then --max-steps, the program and its arguments.  Malloc'd. */
+char *dr_hunt_command(const DrHuntCommon *c, const char *const *args, int nargs);
+
+/* Shows why a child's run stopped the driver (usage or compile error). */
+int dr_hunt_abort(const char *cmd, const DrHuntJob *job);
+
+/* Text tables: cells added row by row, printed with aligned columns
+ * (numbers right-aligned, text left-aligned). */
+typedef struct {
+  int ncols;
+  char **cells;
+  int ncells, cap;
+} DrTable;
+void dr_table_init(DrTable *t, int ncols);
+void dr_table_add(DrTable *t, const char *fmt, ...) DR_PRINTF(2, 3);
+void dr_table_print(const DrTable *t, FILE *out, const char *indent);
+void dr_table_free(DrTable *t);
+
+/* Writes a DrBuf's text to path; false after printing why. */
+bool dr_hunt_write_file(const char *cmd, const char *path, const DrBuf *b);
+bool dr_hunt_file_exists(const char *path);
+
+#endif
