@@ -282,7 +282,7 @@ static uint64_t drf_quantum(DrScheduler *s, DrVM *vm, DrThread *t) {
   Drf *d = (Drf *)s;
   (void)vm;
   (void)t;
-  if (!d->native_base) return 0; /* a choice at every point */
+  if (!d->native_base) return 1; /* Phase I: random's choice at every point and step */
   return d->quantum / 2 + dr_rng_below(&d->rng, d->quantum) + 1;
 }
 
@@ -296,8 +296,8 @@ static bool drf_start(DrScheduler *s, DrVM *vm, char *err, size_t errsize) {
   Drf *d = (Drf *)s;
   if (d->mtr_in && !dr_mtr_load(&d->mtr, vm, d->mtr_in, &d->unknown, err, errsize)) return false;
   if (d->unknown)
-    fprintf(vm->err_file, "drvm: --mtr-in %s: %d relation%s name methods or classes this program does not have (skipped)\n",
-            d->mtr_in, d->unknown, d->unknown == 1 ? "" : "s");
+    fprintf(vm->err_file, "drvm: --mtr-in %s: %d relation%s methods or classes this program does not have (skipped)\n",
+            d->mtr_in, d->unknown, d->unknown == 1 ? " names" : "s name");
   return true;
 }
 

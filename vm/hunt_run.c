@@ -5,6 +5,9 @@
 
 #include "hunt_run.h"
 
+/* restarts allowed to a DrFinder run that deadlocks */
+enum { DR_HUNT_RESTARTS = 10 };
+
 static const char *const argv0 = "drvm";
 
 /* Reads a child's JSON file: 1 read, 0 missing (allowed), -1 ill-formed
@@ -224,6 +227,9 @@ static void technique_job(DrHunt *h, DrHuntJob *job, int ti, int r) {
     dr_argv_addf(&a, "%d", h->depth);
     add_file_opt(&a, c, "--mtr-in", "", "drfinder-mtr-%d.txt", r - 1);
     add_file_opt(&a, c, "--mtr-out", "", "drfinder-mtr-%d.txt", r);
+    /* the paper restarts a run DrFinder's suspensions deadlocked (5.4) */
+    dr_argv_add(&a, "--restarts");
+    dr_argv_addf(&a, "%d", DR_HUNT_RESTARTS);
   }
   if (again.n) run->seed_cmd = command_of(c, &again);
   DrArgv rep = {0};
