@@ -48,11 +48,12 @@
 #include "sched.h"
 
 /* A postponed thread waits for a partner at most this many picks.  The
- * partner of a race usually arrives within a few hundred points (one
- * loop iteration of another thread); a spinning thread that waits for
- * the postponed one wastes at most this many points per postponement,
- * milliseconds of run time, so a spin-wait never livelocks the run. */
-enum { DR_RF_LIVELOCK_PICKS = 10000 };
+ * partner may come only after a long critical section (the paper's
+ * Figure 2: lang-examples/racefuzzer_fig2.dl takes some 250,000 points to
+ * get there), so the bound is generous; a thread spinning on something
+ * the postponed one would do wastes at most this many points, a fraction
+ * of a second, so a spin-wait never livelocks the run. */
+enum { DR_RF_LIVELOCK_PICKS = 2000000 };
 
 /* Printed statements: as hybrid writes them, "Class.m(desc) pc line". */
 enum { DR_RF_TEXT = 512 };
