@@ -56,6 +56,9 @@ $(FFI_TEST_LIB): $(wildcard tests/ffi/*.c)
 test: drvm $(UNIT_BINS) $(FFI_TEST_LIB)
 	@python3 tests/runner.py --drvm ./drvm $(addprefix --unit ,$(UNIT_BINS)) tests/lang tests/threads tests/races \
 	  tests/ffi
+	@python3 tests/hunt_test.py ./drvm
+	@python3 tests/racefuzzer/check.py ./drvm
+	@python3 tests/hunting.py ./drvm
 
 asan: $(FFI_TEST_LIB)
 	$(MAKE) BUILD=build-asan OPT="-O1 -g -DDR_DEBUG -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
@@ -64,6 +67,9 @@ asan: $(FFI_TEST_LIB)
 	  $(addprefix --unit ,$(patsubst $(BUILD)/%,build-asan/%,$(UNIT_BINS))) tests/lang tests/threads tests/ffi
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 python3 tests/runner.py --drvm ./drvm-asan --no-jdk \
 	  --seeds 5 tests/races
+	ASAN_OPTIONS=detect_leaks=1 python3 tests/hunt_test.py ./drvm-asan
+	ASAN_OPTIONS=detect_leaks=1 python3 tests/racefuzzer/check.py ./drvm-asan
+	ASAN_OPTIONS=detect_leaks=1 python3 tests/hunting.py ./drvm-asan --seeds 2
 
 # drvm with the event stream's hooks compiled out, for make bench to
 # measure what they cost when no listener is attached.

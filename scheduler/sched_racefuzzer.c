@@ -53,7 +53,11 @@
  * get there), so the bound is generous; a thread spinning on something
  * the postponed one would do wastes at most this many points, a fraction
  * of a second, so a spin-wait never livelocks the run. */
-enum { DR_RF_LIVELOCK_PICKS = 2000000 };
+enum { DR_RF_LIVELOCK_PICKS = 1000000, DR_RF_LIVELOCK_MIN = 1000 };
+/* A program that needed the guard once (a spin-wait on the postponed
+ * thread) likely needs it again: each release halves the bound, down to
+ * DR_RF_LIVELOCK_MIN, so a polling loop costs about twice the first bound
+ * in all rather than the bound at every postponement. */
 
 /* Printed statements: as hybrid writes them, "Class.m(desc) pc line". */
 enum { DR_RF_TEXT = 512 };
@@ -108,6 +112,7 @@ typedef struct {
   int cand_cap;
 
   uint64_t step;
+  uint64_t livelock_bound; /* the current bound: see DR_RF_LIVELOCK_MIN */
   uint64_t postponements, all_postponed_releases, livelock_releases, races_created;
   RealRace *races;
   int nraces, races_cap;
@@ -391,9 +396,10 @@ static void tidy_postponed(Rf *r, DrVM *vm) {
     DrEvent ev;
     if (!dr_sched_is_enabled(vm, t) || !at_race_stmt(r, vm, t, &ev)) {
       unpostpone(r, i);
-    } else if (r->step - r->post[i].since > DR_RF_LIVELOCK_PICKS) {
+    } else if (r->step - r->post[i].since > r->livelock_bound) {
       unpostpone(r, i);
       r->livelock_releases++;
+      if (r->livelock_bound / 2 >= DR_RF_LIVELOCK_MIN) r->livelock_bound /= 2;
       DR_PUSH(r->queue, r->nqueue, r->queue_cap, t);
     } else {
       i++;
@@ -596,6 +602,7 @@ DrScheduler *dr_sched_racefuzzer_create(const DrSchedOptions *opt) {
   r->base.report = rf_report;
   r->base.destroy = rf_destroy;
   dr_rng_seed(&r->rng, opt->seed);
+  r->livelock_bound = DR_RF_LIVELOCK_PICKS;
   r->seed = opt->seed;
   r->path = opt->race_pairs ? dr_strdup(opt->race_pairs) : NULL;
   r->pair = opt->pair;

@@ -27,12 +27,14 @@ comments in the program itself:
                                    (reported as `FILE [trace]`)
 
 Thread tests.  A file with a directory called `threads` in its path is a
-thread test.  Instead of a single run it is run under each of the three
+thread test.  Instead of a single run it is run under each of the
 schedulers, `drvm run --sched S --seed K FILE -- ARGS` for S in native,
-random, rr and every seed K in 1..N, and every one of those runs must meet
-the expectations above.  Each scheduler is one check, `FILE [native]`,
-`FILE [random]`, `FILE [rr]`, which fails with the first failing seed and
-the command that reproduces it.  Each run is also checked for drvm's seed
+random, rr, pct, contest and drfinder and every seed K in 1..N, and every
+one of those runs must meet the expectations above (drfinder: seed 0 is
+its Phase I run and each seed K runs Phase II on the relations seed K-1
+collected).  Each scheduler is one check, `FILE [native]`, `FILE [random]`,
+..., which fails with the first failing seed and the command that
+reproduces it.  Each run is also checked for drvm's seed
 report: a run that ends with exit status 1, 4 or 5, or with an uncaught
 exception in any thread, ends its stderr with
 `drvm: seed K (rerun with --seed K)`, and a clean run (status 0, no
