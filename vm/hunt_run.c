@@ -12,21 +12,7 @@ static const char *const argv0 = "drvm";
 
 /* Reads a child's JSON file: 1 read, 0 missing (allowed), -1 ill-formed
  * (after saying which file). */
-static int read_json(const char *path, DrJson *out) {
-  memset(out, 0, sizeof *out);
-  if (!dr_hunt_file_exists(path)) return 0;
-  char err[512];
-  if (!dr_json_read_file(path, out, err, sizeof err)) {
-    fprintf(stderr, "drvm hunt: %s\n", err);
-    return -1;
-  }
-  if (out->kind != DR_JSON_OBJ) {
-    fprintf(stderr, "drvm hunt: %s is not a JSON object\n", path);
-    dr_json_free(out);
-    return -1;
-  }
-  return 1;
-}
+static int read_json(const char *path, DrJson *out) { return dr_hunt_read_json("drvm hunt", path, false, out); }
 
 static void start_argv(DrArgv *a, const char *sched, uint64_t seed, const char *detector) {
   dr_argv_add(a, argv0);

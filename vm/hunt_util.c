@@ -180,14 +180,20 @@ void dr_hunt_common_free(DrHuntCommon *c) {
 
 void dr_argv_add(DrArgv *a, const char *s) { DR_PUSH(a->v, a->n, a->cap, s ? dr_strdup(s) : NULL); }
 
+char *dr_hunt_vfmt(const char *fmt, va_list ap) {
+  va_list again;
+  va_copy(again, ap);
+  int n = vsnprintf(NULL, 0, fmt, ap);
+  char *s = dr_xrealloc(NULL, (size_t)(n < 0 ? 0 : n) + 1);
+  vsnprintf(s, (size_t)(n < 0 ? 0 : n) + 1, fmt, again);
+  va_end(again);
+  return s;
+}
+
 char *dr_hunt_fmt(const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  int n = vsnprintf(NULL, 0, fmt, ap);
-  va_end(ap);
-  char *s = dr_xrealloc(NULL, (size_t)(n < 0 ? 0 : n) + 1);
-  va_start(ap, fmt);
-  vsnprintf(s, (size_t)(n < 0 ? 0 : n) + 1, fmt, ap);
+  char *s = dr_hunt_vfmt(fmt, ap);
   va_end(ap);
   return s;
 }
@@ -195,13 +201,8 @@ char *dr_hunt_fmt(const char *fmt, ...) {
 void dr_argv_addf(DrArgv *a, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  int n = vsnprintf(NULL, 0, fmt, ap);
+  DR_PUSH(a->v, a->n, a->cap, dr_hunt_vfmt(fmt, ap));
   va_end(ap);
-  char *s = dr_xrealloc(NULL, (size_t)(n < 0 ? 0 : n) + 1);
-  va_start(ap, fmt);
-  vsnprintf(s, (size_t)(n < 0 ? 0 : n) + 1, fmt, ap);
-  va_end(ap);
-  DR_PUSH(a->v, a->n, a->cap, s);
 }
 
 void dr_argv_finish(DrArgv *a, const DrHuntCommon *c) {
@@ -219,38 +220,20 @@ void dr_argv_finish(DrArgv *a, const DrHuntCommon *c) {
 
 char *dr_hunt_path(const DrHuntCommon *c, const char *name) { return dr_hunt_fmt("%s/%s", c->dir, name); }
 
-/* Quoted for a POSIX shell when it holds anything but plain characters. */
-static void shell_arg(DrBuf *b, const char *a) {
-  bool plain = *a != 0;
-  for (const char *p = a; *p; p++)
-    if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || strchr("-_./=:,+@%", *p)))
-      plain = false;
-  dr_buf_append_str(b, " ");
-  if (plain) {
-    dr_buf_append_str(b, a);
-    return;
-  }
-  dr_buf_append_str(b, "'");
-  for (const char *p = a; *p; p++) {
-    if (*p == '\'') dr_buf_append_str(b, "'\\''");
-    else dr_buf_append(b, p, 1);
-  }
-  dr_buf_append_str(b, "'");
-}
 
 char *dr_hunt_command(const DrHuntCommon *c, const char *const *args, int nargs) {
   DrBuf b = {0};
   char num[32];
   dr_buf_append_str(&b, "drvm run");
-  for (int i = 0; i < nargs; i++) shell_arg(&b, args[i]);
+  for (int i = 0; i < nargs; i++) dr_buf_append_shell_arg(&b, args[i]);
   if (c->max_steps) {
     snprintf(num, sizeof num, "%llu", (unsigned long long)c->max_steps);
-    shell_arg(&b, "--max-steps");
-    shell_arg(&b, num);
+    dr_buf_append_shell_arg(&b, "--max-steps");
+    dr_buf_append_shell_arg(&b, num);
   }
-  shell_arg(&b, c->prog);
-  if (c->nargs) shell_arg(&b, "--");
-  for (int i = 0; i < c->nargs; i++) shell_arg(&b, c->args[i]);
+  dr_buf_append_shell_arg(&b, c->prog);
+  if (c->nargs) dr_buf_append_shell_arg(&b, "--");
+  for (int i = 0; i < c->nargs; i++) dr_buf_append_shell_arg(&b, c->args[i]);
   dr_buf_append(&b, "", 1);
   return b.data;
 }
@@ -274,13 +257,8 @@ void dr_table_init(DrTable *t, int ncols) {
 void dr_table_add(DrTable *t, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  int n = vsnprintf(NULL, 0, fmt, ap);
+  DR_PUSH(t->cells, t->ncells, t->cap, dr_hunt_vfmt(fmt, ap));
   va_end(ap);
-  char *s = dr_xrealloc(NULL, (size_t)(n < 0 ? 0 : n) + 1);
-  va_start(ap, fmt);
-  vsnprintf(s, (size_t)(n < 0 ? 0 : n) + 1, fmt, ap);
-  va_end(ap);
-  DR_PUSH(t->cells, t->ncells, t->cap, s);
 }
 
 /* A number, ratio, percentage, time or "-": right-aligned as in the
@@ -330,3 +308,22 @@ bool dr_hunt_write_file(const char *cmd, const char *path, const DrBuf *b) {
 }
 
 bool dr_hunt_file_exists(const char *path) { return access(path, F_OK) == 0; }
+
+int dr_hunt_read_json(const char *who, const char *path, bool required, DrJson *out) {
+  memset(out, 0, sizeof *out);
+  if (!dr_hunt_file_exists(path)) {
+    if (required) fprintf(stderr, "%s: a run wrote no report %s\n", who, path);
+    return required ? -1 : 0;
+  }
+  char err[512];
+  if (!dr_json_read_file(path, out, err, sizeof err)) {
+    fprintf(stderr, "%s: %s\n", who, err);
+    return -1;
+  }
+  if (out->kind != DR_JSON_OBJ) {
+    fprintf(stderr, "%s: %s is not a JSON object\n", who, path);
+    dr_json_free(out);
+    return -1;
+  }
+  return 1;
+}

@@ -3,6 +3,9 @@
 #ifndef DR_HUNT_UTIL_H
 #define DR_HUNT_UTIL_H
 
+#include <stdarg.h>
+
+#include "hunt_json.h"
 #include "hunt_proc.h"
 #include "vm.h"
 
@@ -48,6 +51,10 @@ void dr_argv_addf(DrArgv *a, const char *fmt, ...) DR_PRINTF(2, 3);
 void dr_argv_finish(DrArgv *a, const DrHuntCommon *c);
 /* A malloc'd printf. */
 char *dr_hunt_fmt(const char *fmt, ...) DR_PRINTF(1, 2);
+char *dr_hunt_vfmt(const char *fmt, va_list ap);
+/* Reads a child's JSON report: 1 read, 0 missing (and not required), -1
+ * an error already printed as "who: ...". */
+int dr_hunt_read_json(const char *who, const char *path, bool required, DrJson *out);
 /* "DIR/name": malloc'd. */
 char *dr_hunt_path(const DrHuntCommon *c, const char *name);
 

@@ -244,23 +244,6 @@ static uint64_t fnv1a(const char *s, size_t n) {
   return h;
 }
 
-static void cmd_arg(DrBuf *b, const char *a) {
-  bool plain = *a != 0;
-  for (const char *p = a; *p; p++)
-    if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || strchr("-_./=:,+@%", *p)))
-      plain = false;
-  dr_buf_append_str(b, " ");
-  if (plain) {
-    dr_buf_append_str(b, a);
-    return;
-  }
-  dr_buf_append_str(b, "'");
-  for (const char *p = a; *p; p++) {
-    if (*p == '\'') dr_buf_append_str(b, "'\\''");
-    else dr_buf_append(b, p, 1);
-  }
-  dr_buf_append_str(b, "'");
-}
 
 /* The command line that reruns this run exactly, for race reports. */
 static char *replay_command(const RunOptions *o, uint64_t seed, uint64_t then_seed) {
@@ -268,65 +251,70 @@ static char *replay_command(const RunOptions *o, uint64_t seed, uint64_t then_se
   char num[32];
   dr_buf_append_str(&b, "drvm run");
   if (o->replay && !o->prefix) {
-    cmd_arg(&b, "--replay");
-    cmd_arg(&b, o->replay);
+    dr_buf_append_shell_arg(&b, "--replay");
+    dr_buf_append_shell_arg(&b, o->replay);
   } else {
     if (o->prefix) {
-      cmd_arg(&b, "--replay-prefix");
-      cmd_arg(&b, o->replay);
+      dr_buf_append_shell_arg(&b, "--replay-prefix");
+      dr_buf_append_shell_arg(&b, o->replay);
     }
     if (strcmp(o->sched, "native") != 0) {
-      cmd_arg(&b, "--sched");
-      cmd_arg(&b, o->sched);
+      dr_buf_append_shell_arg(&b, "--sched");
+      dr_buf_append_shell_arg(&b, o->sched);
     }
     snprintf(num, sizeof num, "%llu", (unsigned long long)(o->prefix ? then_seed : seed));
-    cmd_arg(&b, "--seed");
-    cmd_arg(&b, num);
+    dr_buf_append_shell_arg(&b, "--seed");
+    dr_buf_append_shell_arg(&b, num);
     if (o->quantum) {
       snprintf(num, sizeof num, "%llu", (unsigned long long)o->quantum);
-      cmd_arg(&b, "--quantum");
-      cmd_arg(&b, num);
+      dr_buf_append_shell_arg(&b, "--quantum");
+      dr_buf_append_shell_arg(&b, num);
     }
-    if (o->spurious) cmd_arg(&b, "--spurious-wakeups");
+    if (o->spurious) dr_buf_append_shell_arg(&b, "--spurious-wakeups");
     if (o->sched_opts.depth) {
       snprintf(num, sizeof num, "%d", o->sched_opts.depth);
-      cmd_arg(&b, "--depth");
-      cmd_arg(&b, num);
+      dr_buf_append_shell_arg(&b, "--depth");
+      dr_buf_append_shell_arg(&b, num);
     }
     if (o->sched_opts.pct_steps) {
       snprintf(num, sizeof num, "%llu", (unsigned long long)o->sched_opts.pct_steps);
-      cmd_arg(&b, "--pct-steps");
-      cmd_arg(&b, num);
+      dr_buf_append_shell_arg(&b, "--pct-steps");
+      dr_buf_append_shell_arg(&b, num);
     }
     if (o->sched_opts.noise >= 0) {
       snprintf(num, sizeof num, "%g", o->sched_opts.noise);
-      cmd_arg(&b, "--noise");
-      cmd_arg(&b, num);
+      dr_buf_append_shell_arg(&b, "--noise");
+      dr_buf_append_shell_arg(&b, num);
     }
     if (o->sched_opts.mtr_in) {
-      cmd_arg(&b, "--mtr-in");
-      cmd_arg(&b, o->sched_opts.mtr_in);
+      dr_buf_append_shell_arg(&b, "--mtr-in");
+      dr_buf_append_shell_arg(&b, o->sched_opts.mtr_in);
     }
     if (o->sched_opts.race_pairs) {
-      cmd_arg(&b, "--race-pairs");
-      cmd_arg(&b, o->sched_opts.race_pairs);
+      dr_buf_append_shell_arg(&b, "--race-pairs");
+      dr_buf_append_shell_arg(&b, o->sched_opts.race_pairs);
+    }
+    if (o->sched_opts.attempt) { /* the same restarts lead to this attempt */
+      snprintf(num, sizeof num, "%d", o->sched_opts.attempt);
+      dr_buf_append_shell_arg(&b, "--restarts");
+      dr_buf_append_shell_arg(&b, num);
     }
     if (o->sched_opts.pair) {
       snprintf(num, sizeof num, "%d", o->sched_opts.pair);
-      cmd_arg(&b, "--pair");
-      cmd_arg(&b, num);
+      dr_buf_append_shell_arg(&b, "--pair");
+      dr_buf_append_shell_arg(&b, num);
     }
   }
   if (strcmp(o->detector, "ft") != 0) {
-    cmd_arg(&b, "--detector");
-    cmd_arg(&b, o->detector);
+    dr_buf_append_shell_arg(&b, "--detector");
+    dr_buf_append_shell_arg(&b, o->detector);
   }
   for (int i = 0; i < o->nlibs; i++) {
-    cmd_arg(&b, "--lib");
-    cmd_arg(&b, o->libs[i]);
+    dr_buf_append_shell_arg(&b, "--lib");
+    dr_buf_append_shell_arg(&b, o->libs[i]);
   }
-  cmd_arg(&b, o->path);
-  for (int i = 0; i < o->argc; i++) cmd_arg(&b, o->argv[i]);
+  dr_buf_append_shell_arg(&b, o->path);
+  for (int i = 0; i < o->argc; i++) dr_buf_append_shell_arg(&b, o->argv[i]);
   dr_buf_append(&b, "", 1);
   return b.data;
 }
@@ -466,6 +454,9 @@ static int run_program(DrVM *vm, DrClass *main_class, int argc, char **argv, con
     if (o->prefix)
       fprintf(vm->err_file, "drvm: seed %llu (rerun with --replay-prefix %s --seed %llu)\n",
               (unsigned long long)then_seed, o->replay, (unsigned long long)then_seed);
+    else if (o->sched_opts.attempt)
+      fprintf(vm->err_file, "drvm: seed %llu, restart %d (rerun with --seed %llu --restarts %d)\n",
+              (unsigned long long)seed, o->sched_opts.attempt, (unsigned long long)seed, o->sched_opts.attempt);
     else
       fprintf(vm->err_file, "drvm: seed %llu (rerun with --seed %llu)\n", (unsigned long long)seed,
               (unsigned long long)seed);

@@ -54,22 +54,7 @@ typedef struct {
 } RaceFuzz;
 
 static int read_sched_report(const char *path, bool required, DrJson *out) {
-  memset(out, 0, sizeof *out);
-  if (!dr_hunt_file_exists(path)) {
-    if (required) fprintf(stderr, "drvm racefuzz: a run wrote no scheduler report %s\n", path);
-    return required ? -1 : 0;
-  }
-  char err[512];
-  if (!dr_json_read_file(path, out, err, sizeof err)) {
-    fprintf(stderr, "drvm racefuzz: %s\n", err);
-    return -1;
-  }
-  if (out->kind != DR_JSON_OBJ) {
-    fprintf(stderr, "drvm racefuzz: %s is not a JSON object\n", path);
-    dr_json_free(out);
-    return -1;
-  }
-  return 1;
+  return dr_hunt_read_json("drvm racefuzz", path, required, out);
 }
 
 static void run_argv(DrArgv *a, const char *sched, uint64_t seed, const char *detector) {

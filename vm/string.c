@@ -25,6 +25,24 @@ void dr_buf_append(DrBuf *b, const char *s, size_t n) {
 
 void dr_buf_append_str(DrBuf *b, const char *s) { dr_buf_append(b, s, strlen(s)); }
 
+void dr_buf_append_shell_arg(DrBuf *b, const char *a) {
+  bool plain = *a != 0;
+  for (const char *p = a; *p; p++)
+    if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || strchr("-_./=:,+@%", *p)))
+      plain = false;
+  dr_buf_append_str(b, " ");
+  if (plain) {
+    dr_buf_append_str(b, a);
+    return;
+  }
+  dr_buf_append_str(b, "'");
+  for (const char *p = a; *p; p++) {
+    if (*p == '\'') dr_buf_append_str(b, "'\\''");
+    else dr_buf_append(b, p, 1);
+  }
+  dr_buf_append_str(b, "'");
+}
+
 static bool is_high(uint16_t c) { return c >= 0xD800 && c <= 0xDBFF; }
 static bool is_low(uint16_t c) { return c >= 0xDC00 && c <= 0xDFFF; }
 
