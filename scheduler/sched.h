@@ -113,6 +113,7 @@ typedef struct {
   const char *race_pairs;  /* racefuzzer: --race-pairs FILE, hybrid's --potential-races output */
   int pair;                /* racefuzzer: --pair N, the Nth pair of the file (1-based); 0 = all at once */
   int attempt;             /* 0, or how many times a deadlocked run was restarted before this one */
+  const char *rerun;       /* the command line that reruns this run, for messages: copy it, it is freed after creation; or NULL */
 } DrSchedOptions;
 
 enum {

@@ -93,8 +93,8 @@ typedef struct {
 typedef struct {
   DrScheduler base;
   DrRng rng;
-  uint64_t seed;
   char *path;              /* --race-pairs */
+  char *rerun;             /* the command line that reruns this run, or NULL */
   int pair;                /* --pair, 0 = union of all */
   int npairs;              /* data lines in the file */
   bool started;            /* start() succeeded: RaceSet is valid */
@@ -498,17 +498,14 @@ static bool rf_finish(DrScheduler *s, DrVM *vm, char *err, size_t errsize) {
   (void)errsize;
   Rf *r = (Rf *)s;
   if (r->nraces == 0 || vm->uncaught == 0) return true;
-  char pair[32] = "";
-  if (r->pair) snprintf(pair, sizeof pair, " --pair %d", r->pair);
   dr_flush_output(vm);
   for (int i = 0; i < r->nraces; i++) {
     const RealRace *rr = &r->races[i];
     fprintf(vm->err_file,
             "racefuzzer: harmful race: %s between %s's %s at %s and %s's %s at %s was followed by an uncaught "
-            "exception; rerun with: drvm run --sched racefuzzer --race-pairs %s%s --seed %llu%s %s\n",
+            "exception; rerun with: %s\n",
             rr->location, rr->first.thread, rr->first.write ? "write" : "read", rr->first.frame, rr->second.thread,
-            rr->second.write ? "write" : "read", rr->second.frame, r->path, pair, (unsigned long long)r->seed,
-            vm->spurious_wakeups ? " --spurious-wakeups" : "", vm->source_name ? vm->source_name : "prog.dl");
+            rr->second.write ? "write" : "read", rr->second.frame, r->rerun ? r->rerun : "(the same options and seed)");
   }
   return true;
 }
@@ -586,6 +583,7 @@ static void rf_destroy(DrScheduler *s) {
   free(r->queue);
   free(r->cand);
   free(r->path);
+  free(r->rerun);
   free(r);
 }
 
@@ -603,8 +601,8 @@ DrScheduler *dr_sched_racefuzzer_create(const DrSchedOptions *opt) {
   r->base.destroy = rf_destroy;
   dr_rng_seed(&r->rng, opt->seed);
   r->livelock_bound = DR_RF_LIVELOCK_PICKS;
-  r->seed = opt->seed;
   r->path = opt->race_pairs ? dr_strdup(opt->race_pairs) : NULL;
+  r->rerun = opt->rerun ? dr_strdup(opt->rerun) : NULL;
   r->pair = opt->pair;
   return &r->base;
 }

@@ -352,7 +352,10 @@ static int run_program(DrVM *vm, DrClass *main_class, int argc, char **argv, con
      * the seed given, so --seed still reproduces the whole sequence */
     so.seed = so.attempt ? (seed ^ ((uint64_t)so.attempt * 0x9E3779B97F4A7C15u)) % 1000003u : seed;
     so.quantum = o->quantum;
+    char *rerun_cmd = replay_command(o, seed, 0);
+    so.rerun = rerun_cmd;
     sched = dr_sched_create(o->sched, &so);
+    free(rerun_cmd);
     if (!sched) {
       fprintf(stderr, "drvm: unknown scheduler '%s' (choose one of: %s)\n", o->sched, dr_sched_names);
       return DR_EXIT_USAGE;
