@@ -345,6 +345,7 @@ static int run_program(DrVM *vm, DrClass *main_class, int argc, char **argv, con
         return DR_EXIT_USAGE;
       }
       dr_sched_replay_then(sched, then);
+      core = then; /* its inputs and outputs (--mtr-in...) work after the prefix too */
     }
   } else {
     DrSchedOptions so = o->sched_opts;
@@ -367,7 +368,7 @@ static int run_program(DrVM *vm, DrClass *main_class, int argc, char **argv, con
     char err[512];
     if (!core->start(core, vm, err, sizeof err)) {
       fprintf(stderr, "drvm: %s\n", err);
-      core->destroy(core);
+      sched->destroy(sched); /* core itself, or the prefix replay that owns it */
       return DR_EXIT_USAGE;
     }
   }
