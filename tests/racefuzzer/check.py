@@ -267,8 +267,11 @@ def harmful():
         rc, _, err = fuzz(pairs, prog, s)
         if "racefuzzer: harmful race: CheckThenAct.name" in err:
             hits += 1
+            line = [l for l in err.splitlines() if l.startswith("racefuzzer: harmful race:")][0]
+            rerun = line.split("rerun with: ", 1)[-1].split()
             check("harmful race names its rerun (seed %d)" % s,
-                  "--sched racefuzzer --race-pairs %s --seed %d harmful_check_then_act.dl" % (pairs, s) in err)
+                  rerun[:2] == ["drvm", "run"] and "--sched racefuzzer --seed %d" % s in line
+                  and "--race-pairs %s" % pairs in line and rerun[-1] == prog, line)
     check("harmful race found in %d/10 seeds" % hits, hits >= 3)
     print("  %-52s harmful in %d/10 seeds" % ("harmful_check_then_act.dl", hits), flush=True)
     # a run where the race does no harm says nothing of harm
