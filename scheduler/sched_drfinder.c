@@ -78,7 +78,6 @@ typedef struct {
   DrMtr fresh;   /* MTR': this run's, for the next */
   int unknown;   /* --mtr-in relations naming what this program lacks */
   int attempt;
-  bool native_base;  /* Phase II's base: native-like quanta (else random at every point) */
   uint64_t quantum;
 
   /* RTHs: by thread id, the class of the lock requested while suspended
@@ -131,6 +130,16 @@ static DrObj *observed_acquisition(DrVM *vm, DrThread *t) {
   return ev.obj;
 }
 
+/* Algorithm 3, lines 51-54: suspended t is let acquire its lock (of class
+ * c) next, with top priority. */
+static void let_go(Drf *d, DrThread *t, const DrClass *c) {
+  set_susp(d, t, NULL);
+  d->mode = ALLOW_GRANT;
+  d->allowed = t;
+  d->allowed_cls = c;
+  d->waiter = NULL;
+}
+
 /* Algorithm 3, lines 31-55, one round: take a random suspended thread t
  * and escort a thread that may trigger a lock of t's requested type, or,
  * with no candidate, let t acquire its lock. */
@@ -141,10 +150,7 @@ static void schedule_round(Drf *d, DrVM *vm) {
   int ns = 0;
   for (int i = 0; i < n; i++)
     if (susp_cls(d, all[i])) s[ns++] = all[i];
-  if (!ns) { /* defensive: a suspended thread ended? it cannot, at an acquisition */
-    d->nsusp = 0;
-    return;
-  }
+  if (!ns) UNREACHABLE(); /* nsusp counts them, and a thread at an acquisition cannot end */
   DrThread *t = s[dr_rng_below(&d->rng, (uint64_t)ns)];
   const DrClass *c = susp_cls(d, t);
   int nc = 0;
@@ -165,11 +171,7 @@ static void schedule_round(Drf *d, DrVM *vm) {
     return;
   }
   d->no_candidate++;
-  set_susp(d, t, NULL); /* lines 51-54 */
-  d->mode = ALLOW_GRANT;
-  d->allowed = t;
-  d->allowed_cls = c;
-  d->waiter = NULL;
+  let_go(d, t, c);
 }
 
 /* lockAcquired (lines 15-20), then the scheduler's wake-up: after an
@@ -178,12 +180,8 @@ static void lock_acquired(Drf *d, DrThread *t, const DrClass *c) {
   if (d->allowed != t || d->allowed_cls != c) return;
   if (d->mode == ALLOW_ESCORT) {
     d->reversals++;
-    DrThread *w = d->waiter;
-    set_susp(d, w, NULL);
-    d->mode = ALLOW_GRANT;
-    d->allowed = w;
-    d->waiter = NULL;
-    return; /* allowed_cls stays: w requested a lock of the same class */
+    let_go(d, d->waiter, c); /* the waiter requested a lock of this class too */
+    return;
   }
   d->mode = ALLOW_NONE;
   d->allowed = NULL;
@@ -194,11 +192,7 @@ static void lock_acquired(Drf *d, DrThread *t, const DrClass *c) {
  * within the bound.  Let the waiter go. */
 static void give_up(Drf *d) {
   d->giveups++;
-  DrThread *w = d->waiter;
-  set_susp(d, w, NULL);
-  d->mode = ALLOW_GRANT;
-  d->allowed = w;
-  d->waiter = NULL;
+  let_go(d, d->waiter, d->allowed_cls);
 }
 
 static DrThread *granted(Drf *d, DrVM *vm, DrThread *t) {
@@ -214,7 +208,7 @@ static DrThread *granted(Drf *d, DrVM *vm, DrThread *t) {
 /* The thread to run among the candidates c[0..n) (enabled, not
  * suspended), as the base scheduler would choose it. */
 static DrThread *base_choice(Drf *d, DrVM *vm, DrThread *cur, DrPickReason reason, DrThread **c, int n) {
-  if (d->native_base) {
+  if (d->phase2) { /* native's choice (see the top of the file) */
     bool cur_ok = false;
     for (int i = 0; i < n && !cur_ok; i++) cur_ok = c[i] == cur;
     bool move = reason != DR_PICK_EVENT || dr_sched_pending_kind(vm, cur) == DR_EV_YIELD;
@@ -236,7 +230,6 @@ static DrThread *drf_pick(DrScheduler *s, DrVM *vm, DrThread *cur, DrPickReason 
       if (d->mode == ALLOW_ESCORT &&
           (d->allowed->state == DR_TS_ENDED || d->step - d->escort_from > DR_DRF_ESCORT_POINTS))
         give_up(d);
-      if (d->mode == ALLOW_GRANT && d->allowed->state == DR_TS_ENDED) d->mode = ALLOW_NONE; /* cannot happen: defensive */
       while (d->mode == ALLOW_NONE && d->nsusp > 0) schedule_round(d, vm);
     }
     DrThread *const *en;
@@ -282,7 +275,7 @@ static uint64_t drf_quantum(DrScheduler *s, DrVM *vm, DrThread *t) {
   Drf *d = (Drf *)s;
   (void)vm;
   (void)t;
-  if (!d->native_base) return 1; /* Phase I: random's choice at every point and step */
+  if (!d->phase2) return 1; /* Phase I: random's choice at every point and step */
   return d->quantum / 2 + dr_rng_below(&d->rng, d->quantum) + 1;
 }
 
@@ -376,8 +369,8 @@ DrScheduler *dr_sched_drfinder_create(const DrSchedOptions *opt) {
   d->mtr_out = opt->mtr_out;
   d->phase2 = opt->mtr_in != NULL;
   d->attempt = opt->attempt;
-  d->native_base = d->phase2;
+
   d->quantum = opt->quantum ? opt->quantum : 2000;
-  if (d->native_base) d->base.points = 0;
+  if (d->phase2) d->base.points = 0; /* native's points: synchronization and quanta */
   return &d->base;
 }

@@ -234,6 +234,55 @@ def racefuzzer(drvm, tmp, res):
                 res.check(ok, "racefuzzer_fig1: replaying confirms z", cmd)
 
 
+LOCK_ORDER = """public class LockOrder {
+  static final Object a = new Object();
+  static final Object b = new Object();
+  static int x;
+  static void ab() { synchronized (a) { x++; synchronized (b) { x++; } } }
+  static void ba() { synchronized (b) { x++; synchronized (a) { x++; } } }
+  static class T extends Thread {
+    boolean first;
+    T(boolean f) { first = f; }
+    public void run() { for (int i = 0; i < 3; i++) { if (first) ab(); else ba(); } }
+  }
+  public static void main(String[] args) throws Exception {
+    Thread t = new T(true), u = new T(false);
+    t.start(); u.start(); t.join(); u.join();
+    System.out.println(x);
+  }
+}
+"""
+
+
+def restarts(drvm, tmp, res):
+    """A lock-order deadlock that DrFinder's escorts walk into: --restarts
+    starts the run over, counts it, and the seed line says how to get back
+    to the last attempt; without it the deadlock is reported (exit 4)."""
+    prog = os.path.join(tmp, "lock_order.dl")
+    with open(prog, "w") as f:
+        f.write(LOCK_ORDER)
+    mtr = os.path.join(tmp, "lock_order.mtr")
+    subprocess.run([drvm, "run", "--sched", "drfinder", "--detector", "none", "--seed", "1", "--mtr-out", mtr, prog],
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=60)
+    rep = os.path.join(tmp, "lock_order.json")
+    p = subprocess.run([drvm, "run", "--sched", "drfinder", "--seed", "1", "--mtr-in", mtr, "--restarts", "3",
+                        "--sched-report", rep, prog], stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
+    err = p.stderr.decode(errors="replace")
+    n = err.count("restarting it (restart ")
+    with open(rep) as f:
+        got = json.load(f)
+    seed_lines = [l for l in err.splitlines() if l.startswith("drvm: seed")]
+    res.check(n >= 1 and got["restarts"] == n and got["attempts"] == n + 1,
+              "drfinder --restarts 3: restarts counted (%d restarts, report %s)" % (n, got.get("restarts")), err[-600:])
+    res.check(seed_lines and "--restarts %d" % n in seed_lines[-1],
+              "drfinder --restarts: the seed line reruns the last attempt", "\n".join(seed_lines))
+    p = subprocess.run([drvm, "run", "--sched", "drfinder", "--seed", "1", "--mtr-in", mtr, prog],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
+    err = p.stderr.decode(errors="replace")
+    res.check(p.returncode == 4 and "restarting" not in err, "drfinder without --restarts reports the deadlock",
+              "exit %d" % p.returncode)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("drvm")
@@ -248,6 +297,7 @@ def main():
             fig2(drvm, a.seeds, tmp, res, pool)
             hidden_suite(drvm, a.seeds, tmp, res, pool)
         racefuzzer(drvm, tmp, res)
+        restarts(drvm, tmp, res)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     print("hunting: %d passed, %d failed" % (res.passed, res.failed))

@@ -4,9 +4,16 @@
 #ifndef DR_HUNT_H
 #define DR_HUNT_H
 
+#include <stdint.h>
+
 /* argv[0] is the command name ("hunt"/"racefuzz"); self is the path of
  * the drvm executable to run children with.  Returns the exit status. */
 int dr_cmd_hunt(const char *self, int argc, char **argv);
 int dr_cmd_racefuzz(const char *self, int argc, char **argv);
+
+/* A fresh seed for a command given none (run, hunt, racefuzz).  Only the
+ * command line draws one; the VM itself never reads the time or the OS's
+ * randomness, so the printed seed reruns everything. */
+uint64_t dr_draw_seed(void);
 
 #endif

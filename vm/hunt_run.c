@@ -8,22 +8,10 @@
 /* restarts allowed to a DrFinder run that deadlocks */
 enum { DR_HUNT_RESTARTS = 10 };
 
-static const char *const argv0 = "drvm";
 
 /* Reads a child's JSON file: 1 read, 0 missing (allowed), -1 ill-formed
  * (after saying which file). */
 static int read_json(const char *path, DrJson *out) { return dr_hunt_read_json("drvm hunt", path, false, out); }
-
-static void start_argv(DrArgv *a, const char *sched, uint64_t seed, const char *detector) {
-  dr_argv_add(a, argv0);
-  dr_argv_add(a, "run");
-  dr_argv_add(a, "--sched");
-  dr_argv_add(a, sched);
-  dr_argv_add(a, "--seed");
-  dr_argv_addf(a, "%llu", (unsigned long long)seed);
-  dr_argv_add(a, "--detector");
-  dr_argv_add(a, detector);
-}
 
 static void add_file_opt(DrArgv *a, const DrHuntCommon *c, const char *opt, const char *prefix, const char *fmt, int n) {
   char name[128];
@@ -63,7 +51,7 @@ static int first_batch(DrHunt *h) {
   char logname[64];
   for (int b = 0; b < h->nbase; b++) {
     DrArgv a = {0};
-    start_argv(&a, "native", dr_hunt_run_seed(c->seed, "plain", b + 1), "none");
+    dr_argv_run(&a, "native", dr_hunt_run_seed(c->seed, "plain", b + 1), "none");
     add_file_opt(&a, c, "--sched-report", "", "plain-%d.sched.json", b + 1);
     snprintf(logname, sizeof logname, "plain-%d.log", b + 1);
     set_job(&jobs[b], &a, c, logname);
@@ -71,7 +59,7 @@ static int first_batch(DrHunt *h) {
   int k = h->nbase;
   if (calibrate) {
     DrArgv a = {0};
-    start_argv(&a, "pct", dr_hunt_run_seed(c->seed, "pct", 0), "none");
+    dr_argv_run(&a, "pct", dr_hunt_run_seed(c->seed, "pct", 0), "none");
     dr_argv_add(&a, "--depth");
     dr_argv_addf(&a, "%d", h->pct_depth);
     add_file_opt(&a, c, "--sched-report", "", "pct-%d.sched.json", 0);
@@ -80,7 +68,7 @@ static int first_batch(DrHunt *h) {
   }
   if (drf) {
     DrArgv a = {0};
-    start_argv(&a, "drfinder", dr_hunt_run_seed(c->seed, "drfinder", 0), "none");
+    dr_argv_run(&a, "drfinder", dr_hunt_run_seed(c->seed, "drfinder", 0), "none");
     dr_argv_add(&a, "--depth");
     dr_argv_addf(&a, "%d", h->depth);
     add_file_opt(&a, c, "--mtr-out", "", "drfinder-mtr-%d.txt", 0);
@@ -176,7 +164,7 @@ static void technique_job(DrHunt *h, DrHuntJob *job, int ti, int r) {
   bool drf = !strcmp(te->name, "drfinder"), pct = !strcmp(te->name, "pct");
   run->seed = dr_hunt_run_seed(c->seed, te->name, r);
   DrArgv a = {0};
-  start_argv(&a, te->name, run->seed, "ft");
+  dr_argv_run(&a, te->name, run->seed, "ft");
   char name[128];
   snprintf(name, sizeof name, "%s-%d.rec", te->name, r);
   char *rec = dr_hunt_path(c, name);

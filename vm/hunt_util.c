@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "hunt.h"
 #include "hunt_util.h"
 
 int dr_hunt_usage(const char *cmd, const char *fmt, const char *arg) {
@@ -80,9 +81,7 @@ int dr_hunt_common_option(DrHuntCommon *c, const char *cmd, int argc, char **arg
   return 1;
 }
 
-/* Only the command line draws seeds; the runs themselves get theirs from
- * this one, so a hunt reruns exactly from the seed it prints. */
-static uint64_t draw_seed(void) {
+uint64_t dr_draw_seed(void) {
   uint64_t s = 0;
   int fd = open("/dev/urandom", O_RDONLY);
   if (fd >= 0) {
@@ -90,7 +89,7 @@ static uint64_t draw_seed(void) {
     close(fd);
   }
   if (!s) s = (uint64_t)getpid() * 0x9E3779B97F4A7C15u;
-  return s % 1000000;
+  return s % 1000000; /* short enough to retype */
 }
 
 static uint64_t splitmix64(uint64_t x) {
@@ -136,7 +135,7 @@ bool dr_hunt_setup(DrHuntCommon *c, const char *cmd) {
     return false;
   }
   free(text);
-  if (!c->have_seed) c->seed = draw_seed();
+  if (!c->have_seed) c->seed = dr_draw_seed();
   if (c->dir_opt) {
     if (!make_dirs(c->dir_opt)) {
       fprintf(stderr, "drvm %s: cannot create the directory %s: %s\n", cmd, c->dir_opt, strerror(errno));
@@ -196,6 +195,17 @@ char *dr_hunt_fmt(const char *fmt, ...) {
   char *s = dr_hunt_vfmt(fmt, ap);
   va_end(ap);
   return s;
+}
+
+void dr_argv_run(DrArgv *a, const char *sched, uint64_t seed, const char *detector) {
+  dr_argv_add(a, "drvm");
+  dr_argv_add(a, "run");
+  dr_argv_add(a, "--sched");
+  dr_argv_add(a, sched);
+  dr_argv_add(a, "--seed");
+  dr_argv_addf(a, "%llu", (unsigned long long)seed);
+  dr_argv_add(a, "--detector");
+  dr_argv_add(a, detector);
 }
 
 void dr_argv_addf(DrArgv *a, const char *fmt, ...) {

@@ -47,6 +47,9 @@ typedef struct {
 } DrArgv;
 void dr_argv_add(DrArgv *a, const char *s);
 void dr_argv_addf(DrArgv *a, const char *fmt, ...) DR_PRINTF(2, 3);
+/* Starts a child's `drvm run --sched S --seed N --detector D` (argv[0] is
+ * only a name: children exec drvm's own executable). */
+void dr_argv_run(DrArgv *a, const char *sched, uint64_t seed, const char *detector);
 /* Appends --max-steps, the program and its arguments, and the NULL end. */
 void dr_argv_finish(DrArgv *a, const DrHuntCommon *c);
 /* A malloc'd printf. */

@@ -225,19 +225,6 @@ static bool parse_seed(const char *s, uint64_t *out) {
   return true;
 }
 
-/* A fresh seed when none is given.  Only the command line draws one; the
- * VM itself never reads the time or the OS's randomness. */
-static uint64_t draw_seed(void) {
-  uint64_t s = 0;
-  int fd = open("/dev/urandom", O_RDONLY);
-  if (fd >= 0) {
-    if (read(fd, &s, sizeof s) != (ssize_t)sizeof s) s = 0;
-    close(fd);
-  }
-  if (!s) s = (uint64_t)getpid() * 0x9E3779B97F4A7C15u;
-  return s % 1000000; /* short enough to retype */
-}
-
 static uint64_t fnv1a(const char *s, size_t n) {
   uint64_t h = 0xcbf29ce484222325u;
   for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)s[i]) * 0x100000001b3u;
@@ -324,7 +311,7 @@ static char *replay_command(const RunOptions *o, uint64_t seed, uint64_t then_se
  * reproducing. */
 static int run_program(DrVM *vm, DrClass *main_class, int argc, char **argv, const char *path, const char *text,
                        size_t len, const RunOptions *o) {
-  uint64_t seed = o->have_seed ? o->seed : draw_seed();
+  uint64_t seed = o->seed; /* drawn by main when not given; a replay reads its own */
   bool spurious = o->spurious;
   uint64_t hash = fnv1a(text, len);
   DrScheduler *sched, *core = NULL; /* core: the scheduler deciding, not a replay or a recording */
@@ -623,7 +610,7 @@ int main(int argc, char **argv) {
     return usage_error("--race-pairs and --pair go with --sched racefuzzer%s", "");
   /* drawn once: a restarted run derives its seed from it */
   if (is_run && !have_seed && !replay) {
-    seed = draw_seed();
+    seed = dr_draw_seed();
     have_seed = true;
   }
   if (!is_run && i < argc) return usage_error("'%s' takes no program arguments", cmd);

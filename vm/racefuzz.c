@@ -57,17 +57,6 @@ static int read_sched_report(const char *path, bool required, DrJson *out) {
   return dr_hunt_read_json("drvm racefuzz", path, required, out);
 }
 
-static void run_argv(DrArgv *a, const char *sched, uint64_t seed, const char *detector) {
-  dr_argv_add(a, "drvm");
-  dr_argv_add(a, "run");
-  dr_argv_add(a, "--sched");
-  dr_argv_add(a, sched);
-  dr_argv_add(a, "--seed");
-  dr_argv_addf(a, "%llu", (unsigned long long)seed);
-  dr_argv_add(a, "--detector");
-  dr_argv_add(a, detector);
-}
-
 static void add_path(DrArgv *a, const DrHuntCommon *c, const char *opt, const char *name) {
   char *p = dr_hunt_path(c, name);
   dr_argv_add(a, opt);
@@ -158,7 +147,7 @@ static int phase1(RaceFuzz *rf) {
     bool plain = i < rf->nplain;
     int k = plain ? i + 1 : i - rf->nplain + 1;
     DrArgv a = {0};
-    run_argv(&a, plain ? "native" : "random", dr_hunt_run_seed(c->seed, plain ? "plain" : "hybrid", k),
+    dr_argv_run(&a, plain ? "native" : "random", dr_hunt_run_seed(c->seed, plain ? "plain" : "hybrid", k),
              plain ? "none" : "hybrid");
     if (!plain) {
       snprintf(name, sizeof name, "pairs-%d.txt", k);
@@ -269,7 +258,7 @@ static int phase2(RaceFuzz *rf) {
       snprintf(name, sizeof name, "racefuzzer-%d", pi + 1);
       seeds[j] = dr_hunt_run_seed(c->seed, name, r);
       DrArgv a = {0};
-      run_argv(&a, "racefuzzer", seeds[j], "ft");
+      dr_argv_run(&a, "racefuzzer", seeds[j], "ft");
       dr_argv_add(&a, "--race-pairs");
       dr_argv_add(&a, rf->pairs_file);
       dr_argv_add(&a, "--pair");

@@ -236,6 +236,17 @@ def determinism_and_replay():
     check("union mode --record/--replay",
           rc == rrc and out == rout and [l for l in err.splitlines() if "SUMMARY" in l] ==
           [l for l in rerr.splitlines() if "SUMMARY" in l])
+    # --replay-prefix: racefuzzer takes over after a recorded prefix, with its pairs
+    prog = path("lang-examples/lostupdate.dl")
+    pairs, _ = phase1(prog)
+    rec = os.path.join(TMP, "prefix.txt")
+    run(["--sched", "random", "--seed", "1", "--max-steps", "200", "--record", rec], prog)
+    rc, _, err = run(["--replay-prefix", rec, "--sched", "racefuzzer", "--race-pairs", pairs, "--pair", "1",
+                      "--seed", "4"], prog)
+    check("--replay-prefix then racefuzzer creates the race", rc == 66 and "real race:" in err, err[-300:])
+    rc, _, err = run(["--replay-prefix", rec, "--sched", "racefuzzer", "--race-pairs", os.path.join(TMP, "nope")],
+                     prog)
+    check("--replay-prefix then racefuzzer reads its pairs", rc == 2 and "cannot read" in err, err[-300:])
 
 
 def sched_report():
