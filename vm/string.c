@@ -5,51 +5,13 @@
 
 #include <string.h>
 
-/* --- DrBuf: UTF-8 bytes --- */
-
-static void buf_reserve(DrBuf *b, size_t extra) {
-  if (b->len + extra + 1 <= b->cap) return;
-  size_t cap = b->cap ? b->cap : 64;
-  while (cap < b->len + extra + 1) cap *= 2;
-  b->data = dr_xrealloc(b->data, cap);
-  b->cap = cap;
-}
-
-/* Keeps data NUL-terminated, so a DrBuf can be used as a C string. */
-void dr_buf_append(DrBuf *b, const char *s, size_t n) {
-  buf_reserve(b, n);
-  if (n) memcpy(b->data + b->len, s, n);
-  b->len += n;
-  b->data[b->len] = '\0';
-}
-
-void dr_buf_append_str(DrBuf *b, const char *s) { dr_buf_append(b, s, strlen(s)); }
-
-void dr_buf_append_shell_arg(DrBuf *b, const char *a) {
-  bool plain = *a != 0;
-  for (const char *p = a; *p; p++)
-    if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || strchr("-_./=:,+@%", *p)))
-      plain = false;
-  dr_buf_append_str(b, " ");
-  if (plain) {
-    dr_buf_append_str(b, a);
-    return;
-  }
-  dr_buf_append_str(b, "'");
-  for (const char *p = a; *p; p++) {
-    if (*p == '\'') dr_buf_append_str(b, "'\\''");
-    else dr_buf_append(b, p, 1);
-  }
-  dr_buf_append_str(b, "'");
-}
-
 static bool is_high(uint16_t c) { return c >= 0xD800 && c <= 0xDBFF; }
 static bool is_low(uint16_t c) { return c >= 0xDC00 && c <= 0xDFFF; }
 
 /* UTF-16 -> UTF-8 as Java's encoder does it: pairs become one 4-byte
  * sequence, a lone surrogate becomes '?'. */
 void dr_buf_append_utf16(DrBuf *b, const uint16_t *u, int32_t n) {
-  buf_reserve(b, (size_t)n * 3);
+  dr_buf_reserve(b, (size_t)n * 3);
   char *p = b->data + b->len;
   for (int32_t i = 0; i < n; i++) {
     uint32_t c = u[i];

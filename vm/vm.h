@@ -3,6 +3,7 @@
 #ifndef DR_VM_H
 #define DR_VM_H
 
+#include "buf.h"
 #include "thread.h"
 
 struct DrScheduler;
@@ -64,10 +65,6 @@ typedef enum {
   DR_WK__COUNT
 } DrWellKnown;
 
-typedef struct {
-  char *data;
-  size_t len, cap;
-} DrBuf;
 
 /* A UTF-16 text builder: strings are built here, then copied once. */
 typedef struct {
@@ -275,11 +272,6 @@ bool dr_is_class_lock(const DrVM *vm, const DrObj *o);
 const char *dr_class_display_name(const DrClass *c, char *buf, size_t size);
 
 /* --- strings and output (string.c, print.c) --- */
-void dr_buf_append(DrBuf *b, const char *s, size_t n);
-void dr_buf_append_str(DrBuf *b, const char *s);
-/* A space, then a for a POSIX shell: quoted unless plain characters only
- * (the command lines drvm prints for rerunning a run). */
-void dr_buf_append_shell_arg(DrBuf *b, const char *a);
 /* Appends the Java text of a value of kind k (Double.toString etc.). */
 void dr_buf_append_value(DrBuf *b, DrKind k, DrValue v);
 /* Appends a String as UTF-8 ("null" for NULL). */

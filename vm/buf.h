@@ -1,0 +1,22 @@
+/* DrBuf, a growable UTF-8 text buffer, and the text helpers every layer
+ * shares (the VM, detectors, schedulers and the command line).  It needs
+ * nothing of the VM. */
+#ifndef DR_BUF_H
+#define DR_BUF_H
+
+#include "common.h"
+
+typedef struct {
+  char *data; /* NUL-terminated once anything was appended */
+  size_t len, cap;
+} DrBuf;
+
+/* Room for extra more bytes and the NUL. */
+void dr_buf_reserve(DrBuf *b, size_t extra);
+void dr_buf_append(DrBuf *b, const char *s, size_t n);
+void dr_buf_append_str(DrBuf *b, const char *s);
+/* A space, then a for a POSIX shell: quoted unless plain characters only
+ * (the command lines drvm prints for rerunning a run). */
+void dr_buf_append_shell_arg(DrBuf *b, const char *a);
+
+#endif
