@@ -11,46 +11,17 @@
 #ifndef DR_EVENT_H
 #define DR_EVENT_H
 
+#include "../include/drvm.h"
 #include "object.h"
 
-/* X(enum suffix, trace word, flags) */
-#define DR_EVENTS(X)                                                          \
-  X(READ, "rd", DR_EVF_ACCESS)            /* field, static or array element */ \
-  X(WRITE, "wr", DR_EVF_ACCESS)                                               \
-  X(VREAD, "vrd", DR_EVF_SYNC)            /* volatile read */                 \
-  X(VWRITE, "vwr", DR_EVF_SYNC)           /* volatile write */                \
-  X(ACQUIRE, "acq", DR_EVF_SYNC)          /* outermost monitor enter */       \
-  X(RELEASE, "rel", DR_EVF_SYNC)          /* outermost monitor exit */        \
-  X(WAIT, "wait", DR_EVF_SYNC)            /* wait(): releases every hold */   \
-  X(WAKE, "wake", DR_EVF_SYNC)            /* wait() returns: holds retaken */ \
-  X(NOTIFY, "notify", DR_EVF_SYNC)                                            \
-  X(NOTIFY_ALL, "nall", DR_EVF_SYNC)                                          \
-  X(FORK, "fork", DR_EVF_SYNC)            /* Thread.start; other = child */   \
-  X(JOIN, "join", DR_EVF_SYNC)            /* join returned; other = joined */ \
-  X(END, "end", DR_EVF_SYNC)              /* the thread's last event */       \
-  X(SLEEP, "sleep", DR_EVF_SYNC)                                              \
-  X(YIELD, "yield", DR_EVF_SYNC)                                              \
-  X(INTERRUPT, "intr", DR_EVF_SYNC)       /* other = the interrupted thread */ \
-  /* a thread found interrupted (isInterrupted/interrupted true, or an   \
-   * InterruptedException thrown): the interrupt synchronizes with it   \
-   * (JLS 17.4.4); other = that thread */                               \
-  X(INTERRUPTED, "intr-seen", DR_EVF_SYNC)                                    \
-  X(CALL, "call", DR_EVF_CALL)            /* callee = the method entered */   \
-  X(RETURN, "ret", DR_EVF_CALL)           /* arg = 1 when unwound by an exception */ \
-  X(NEW, "new", 0)                        /* object allocated */             \
-  /* a class's static initializer completed: it happens-before every use  \
-   * of the class by other threads (JLS 12.4.2); cls = the class */       \
-  X(INIT, "init", 0)                                                          \
-  /* a native method bound to C (vm/ffi.c) is entered / returns: one opaque \
-   * step, no thread switch inside; callee = the native method */          \
-  X(NATIVE_ENTER, "native-enter", 0)                                          \
-  X(NATIVE_EXIT, "native-exit", 0)                                            \
-  X(STEP, "step", 0)                      /* pending only: any other instruction */
+/* The table itself is public (include/drvm.h's DRVM_EVENTS): hosts and
+ * the VM share one vocabulary, and the kinds' numbers are the same. */
+#define DR_EVENTS(X) DRVM_EVENTS(X)
 
 enum {
-  DR_EVF_ACCESS = 1 << 0, /* a plain shared-memory access */
-  DR_EVF_SYNC = 1 << 1,   /* synchronization: always a scheduling point */
-  DR_EVF_CALL = 1 << 2,   /* call or return */
+  DR_EVF_ACCESS = DRVM_EVF_ACCESS,
+  DR_EVF_SYNC = DRVM_EVF_SYNC,
+  DR_EVF_CALL = DRVM_EVF_CALL,
 };
 
 typedef enum {

@@ -30,7 +30,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "../scheduler/sched.h"
+#include "sched_iface.h"
 #include "opcodes.h"
 
 #if !defined(DR_NO_COMPUTED_GOTO) && defined(__GNUC__)

@@ -3,7 +3,7 @@
  * stream's dispatch to listeners. */
 #include <string.h>
 
-#include "../scheduler/sched.h"
+#include "sched_iface.h"
 #include "opcodes.h"
 
 const DrEventInfo dr_event_info[DR_EV__COUNT] = {

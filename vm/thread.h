@@ -6,14 +6,8 @@
 
 #include "event.h"
 
-/* X(enum suffix, word shown in thread dumps and to schedulers) */
-#define DR_THREAD_STATES(X)                                                   \
-  X(RUNNABLE, "RUNNABLE")                                                     \
-  X(BLOCKED, "BLOCKED")      /* entering a monitor, re-entering after wait, or class init */ \
-  X(WAITING, "WAITING")      /* in Object.wait, in the monitor's wait set */  \
-  X(JOINING, "JOINING")      /* in Thread.join, the target still alive */     \
-  X(SLEEPING, "SLEEPING")                                                     \
-  X(ENDED, "TERMINATED")
+/* The table is public: include/drvm.h's DRVM_THREAD_STATES. */
+#define DR_THREAD_STATES(X) DRVM_THREAD_STATES(X)
 
 typedef enum {
 #define DR_TS_ENUM(name, word) DR_TS_##name,

@@ -10,7 +10,7 @@
  * t->resume, finishes the operation (retakes the monitor, throws
  * InterruptedException...).  Nothing here runs bytecode. */
 #include "natives.h"
-#include "../scheduler/sched.h"
+#include "sched_iface.h"
 
 #include <string.h>
 

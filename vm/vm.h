@@ -18,16 +18,16 @@ enum {
   DR_SHAPE_ARRAY_STORE,    /* "rrr": arr, idx, src */
 };
 
-/* Exit statuses of `drvm run`. */
+/* Exit statuses of `drvm run` (include/drvm.h's). */
 enum {
-  DR_EXIT_OK = 0,
-  DR_EXIT_EXCEPTION = 1,
-  DR_EXIT_USAGE = 2,
-  DR_EXIT_COMPILE = 3,
-  DR_EXIT_DEADLOCK = 4,
-  DR_EXIT_STEPS = 5,
-  DR_EXIT_REPLAY = 6,
-  DR_EXIT_RACES = 66,
+  DR_EXIT_OK = DRVM_EXIT_OK,
+  DR_EXIT_EXCEPTION = DRVM_EXIT_EXCEPTION,
+  DR_EXIT_USAGE = DRVM_EXIT_USAGE,
+  DR_EXIT_COMPILE = DRVM_EXIT_COMPILE,
+  DR_EXIT_DEADLOCK = DRVM_EXIT_DEADLOCK,
+  DR_EXIT_STEPS = DRVM_EXIT_STEPS,
+  DR_EXIT_REPLAY = DRVM_EXIT_REPLAY,
+  DR_EXIT_RACES = DRVM_EXIT_RACES,
 };
 
 /* Classes the VM itself needs to know; found by name after loading.

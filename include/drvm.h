@@ -1,0 +1,413 @@
+/* drvm.h -- the embedding API of drvm, a bytecode VM for DL (a subset of
+ * Java 17) that runs a program's threads as green threads under a
+ * deterministic scheduler and reports the data races it can expose.
+ *
+ * A host creates a VM, compiles one program into it, chooses a scheduler
+ * and a race detector, and then either runs the program to its end or
+ * steps it one scheduling decision at a time:
+ *
+ *     DrvmConfig cfg;
+ *     drvm_config_init(&cfg);
+ *     cfg.seed = 7;
+ *     DrVM *vm = drvm_new(&cfg);
+ *     if (!drvm_compile_file(vm, "bank.dl")) {
+ *       drvm_print_diags(vm, stderr);        // or read drvm_diag(vm, i)
+ *     } else if (drvm_set_scheduler(vm, "random", NULL) &&
+ *                drvm_set_detector(vm, "ft", NULL)) {
+ *       DrvmResult r;
+ *       drvm_run(vm, 0, NULL, &r);          // r.outcome, r.exit_status, r.races
+ *     }
+ *     drvm_free(vm);
+ *
+ * Every function that can fail returns false (or a negative number) and
+ * leaves a message in drvm_error(vm).  The library never exits, never
+ * prints except into the configured sinks, and keeps no global state:
+ * any number of VMs may live, and be stepped alternately, in one
+ * process (each VM is used from one OS thread at a time).  Nothing but
+ * the program, its arguments, the options and the seed decide a run.
+ * docs/embedding.md walks through a complete host. */
+#ifndef DRVM_H
+#define DRVM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define DRVM_VERSION "0.2.0"
+
+typedef struct DrVM DrVM;
+
+/* ------------------------------------------------------------ vocabularies */
+
+/* The event stream: what a thread does, as listeners receive it and as a
+ * stepping host sees a thread's next action.  X(name, short word, flags) */
+#define DRVM_EVENTS(X)                                                        \
+  X(READ, "rd", DRVM_EVF_ACCESS)          /* field, static or array element */ \
+  X(WRITE, "wr", DRVM_EVF_ACCESS)                                             \
+  X(VREAD, "vrd", DRVM_EVF_SYNC)          /* volatile read */                 \
+  X(VWRITE, "vwr", DRVM_EVF_SYNC)         /* volatile write */                \
+  X(ACQUIRE, "acq", DRVM_EVF_SYNC)        /* outermost monitor enter */       \
+  X(RELEASE, "rel", DRVM_EVF_SYNC)        /* outermost monitor exit */        \
+  X(WAIT, "wait", DRVM_EVF_SYNC)          /* wait(): releases every hold */   \
+  X(WAKE, "wake", DRVM_EVF_SYNC)          /* wait() returns: holds retaken */ \
+  X(NOTIFY, "notify", DRVM_EVF_SYNC)                                          \
+  X(NOTIFY_ALL, "nall", DRVM_EVF_SYNC)                                        \
+  X(FORK, "fork", DRVM_EVF_SYNC)          /* Thread.start; other = child */   \
+  X(JOIN, "join", DRVM_EVF_SYNC)          /* join returned; other = joined */ \
+  X(END, "end", DRVM_EVF_SYNC)            /* the thread's last event */       \
+  X(SLEEP, "sleep", DRVM_EVF_SYNC)                                            \
+  X(YIELD, "yield", DRVM_EVF_SYNC)                                            \
+  X(INTERRUPT, "intr", DRVM_EVF_SYNC)     /* other = the interrupted thread */ \
+  /* a thread found interrupted (isInterrupted/interrupted true, or an   \
+   * InterruptedException thrown): the interrupt synchronizes with it   \
+   * (JLS 17.4.4); other = that thread */                               \
+  X(INTERRUPTED, "intr-seen", DRVM_EVF_SYNC)                                  \
+  X(CALL, "call", DRVM_EVF_CALL)          /* callee = the method entered */   \
+  X(RETURN, "ret", DRVM_EVF_CALL)         /* arg = 1 when unwound by an exception */ \
+  X(NEW, "new", 0)                        /* object allocated */             \
+  /* a class's static initializer completed: it happens-before every use  \
+   * of the class by other threads (JLS 12.4.2) */                        \
+  X(INIT, "init", 0)                                                          \
+  /* a native method bound to C is entered / returns: one opaque step */  \
+  X(NATIVE_ENTER, "native-enter", 0)                                          \
+  X(NATIVE_EXIT, "native-exit", 0)                                            \
+  X(STEP, "step", 0)                      /* pending only: any other instruction */
+
+enum {
+  DRVM_EVF_ACCESS = 1 << 0, /* a plain shared-memory access */
+  DRVM_EVF_SYNC = 1 << 1,   /* synchronization: always a scheduling point */
+  DRVM_EVF_CALL = 1 << 2,   /* call or return */
+};
+
+typedef enum {
+#define DRVM_EV_ENUM(name, word, flags) DRVM_EV_##name,
+  DRVM_EVENTS(DRVM_EV_ENUM)
+#undef DRVM_EV_ENUM
+  DRVM_EV__COUNT
+} DrvmEventKind;
+
+#define DRVM_EV_BIT(kind) (1u << (kind))
+#define DRVM_EV_ALL ((1u << DRVM_EV__COUNT) - 1u)
+
+/* A thread's state.  X(name, word shown in thread dumps) */
+#define DRVM_THREAD_STATES(X)                                                 \
+  X(RUNNABLE, "RUNNABLE")                                                     \
+  X(BLOCKED, "BLOCKED")      /* entering a monitor, re-entering after wait, or class init */ \
+  X(WAITING, "WAITING")      /* in Object.wait, in the monitor's wait set */  \
+  X(JOINING, "JOINING")      /* in Thread.join, the target still alive */     \
+  X(SLEEPING, "SLEEPING")                                                     \
+  X(ENDED, "TERMINATED")
+
+typedef enum {
+#define DRVM_TS_ENUM(name, word) DRVM_TS_##name,
+  DRVM_THREAD_STATES(DRVM_TS_ENUM)
+#undef DRVM_TS_ENUM
+  DRVM_TS__COUNT
+} DrvmThreadState;
+
+/* How a run ended, and the exit status `drvm run` gives it.
+ * X(name, exit status, description) */
+#define DRVM_OUTCOMES(X)                                                      \
+  X(NORMAL, 0, "the program ended normally")                                  \
+  X(EXIT, 0, "the program called System.exit (its status)")                   \
+  X(EXCEPTION, 1, "an exception escaped main")                                \
+  X(ERROR, 2, "the run could not start or finish (an option, a file)")        \
+  X(DEADLOCK, 4, "threads remain and none can run")                           \
+  X(STEP_LIMIT, 5, "the step limit was reached")                              \
+  X(REPLAY_DIVERGED, 6, "a replayed recording does not fit the run")          \
+  X(RACES, 66, "the detector found data races (the program ended normally)")
+
+typedef enum {
+#define DRVM_OUTCOME_ENUM(name, status, text) DRVM_OUTCOME_##name,
+  DRVM_OUTCOMES(DRVM_OUTCOME_ENUM)
+#undef DRVM_OUTCOME_ENUM
+  DRVM_OUTCOME__COUNT
+} DrvmOutcome;
+
+/* Exit statuses (as `drvm run`'s): the program's own for System.exit. */
+enum {
+  DRVM_EXIT_OK = 0,
+  DRVM_EXIT_EXCEPTION = 1,
+  DRVM_EXIT_USAGE = 2,
+  DRVM_EXIT_COMPILE = 3,
+  DRVM_EXIT_DEADLOCK = 4,
+  DRVM_EXIT_STEPS = 5,
+  DRVM_EXIT_REPLAY = 6,
+  DRVM_EXIT_RACES = 66,
+};
+
+/* The words of the vocabularies above, e.g. "wr", "BLOCKED", "deadlock". */
+const char *drvm_event_word(DrvmEventKind kind);
+const char *drvm_thread_state_word(DrvmThreadState state);
+const char *drvm_outcome_word(DrvmOutcome outcome);
+
+/* ------------------------------------------------------------ a VM */
+
+/* Where the program's output goes: a callback receives every piece of
+ * text written to that stream (UTF-8, in order); without one, the FILE. */
+typedef void (*DrvmWriteFn)(void *user, const char *text, size_t len);
+
+typedef struct {
+  size_t max_heap;          /* bytes; beyond it allocation throws OutOfMemoryError (0: 2 GiB) */
+  uint64_t max_steps;       /* stop a runaway program after this many steps (0: never) */
+  uint64_t seed;            /* of new Random() in the program, and the scheduler's default seed */
+  bool spurious_wakeups;    /* wait() may return without notify, as Java allows */
+  FILE *out, *err;          /* default stdout, stderr */
+  DrvmWriteFn write_out, write_err; /* if set, used instead of out / err */
+  void *write_user;         /* passed to write_out / write_err */
+  const char *const *libs;  /* C libraries for native methods, searched in order */
+  int nlibs;
+  const char *source_name;  /* the name stack traces show (default: the file's base name) */
+  const char *rerun;        /* the command that reruns this run, shown in race reports */
+} DrvmConfig;
+
+/* Fills c with the defaults. */
+void drvm_config_init(DrvmConfig *c);
+/* A new VM.  NULL only if a library in c->libs cannot be opened; the
+ * reason is then in err (if err is not NULL). */
+DrVM *drvm_new(const DrvmConfig *c, char *err, size_t errsize);
+void drvm_free(DrVM *vm);
+/* The message of the last failure, "" if none. */
+const char *drvm_error(const DrVM *vm);
+
+/* ------------------------------------------------------------ compiling */
+
+/* Compiles a program (from a file, or from text in memory named name).
+ * false: compile errors (drvm_diag_count > 0) or an unreadable file
+ * (drvm_error).  A VM compiles one program. */
+bool drvm_compile_file(DrVM *vm, const char *path);
+bool drvm_compile_string(DrVM *vm, const char *name, const char *text, size_t len);
+
+/* A compile error, as data. */
+typedef struct {
+  const char *file;         /* as given to drvm_compile_* */
+  int line, col;            /* 1-based */
+  const char *message;      /* "cannot find symbol 'balanse'" */
+  const char *source_line;  /* the line's text, without its newline */
+} DrvmDiag;
+
+int drvm_diag_count(const DrVM *vm);
+bool drvm_diag(const DrVM *vm, int i, DrvmDiag *out);
+/* Prints every error as javac and gcc do (path:line:col: error: ..., the
+ * line, a caret) and "N error(s)". */
+void drvm_print_diags(const DrVM *vm, FILE *out);
+/* The compiled program's bytecode, with source lines (all: also drvm's
+ * built-in library). */
+bool drvm_disassemble(DrVM *vm, bool all, FILE *out);
+
+/* ------------------------------------------------------------ registries */
+
+/* A scheduler, detector or option of the registries.  Every list of them
+ * (help texts, option parsing, rerun commands) comes from these. */
+typedef struct {
+  const char *name;         /* "pct", "ft", "depth" */
+  const char *arg;          /* options: the value's name ("N", "FILE"), NULL for a flag */
+  const char *help;         /* one line (options: may span lines) */
+  const char *applies;      /* options: the schedulers/detectors it goes with ("pct drfinder"), NULL: all */
+  bool rerun;               /* options: part of the command that reruns a run */
+} DrvmEntry;
+
+int drvm_scheduler_count(void);
+const DrvmEntry *drvm_scheduler_entry(int i);
+int drvm_detector_count(void);
+const DrvmEntry *drvm_detector_entry(int i);
+int drvm_scheduler_option_count(void);
+const DrvmEntry *drvm_scheduler_option(int i);
+int drvm_detector_option_count(void);
+const DrvmEntry *drvm_detector_option(int i);
+
+/* ------------------------------------------------------------ setting up a run */
+
+/* Chooses the scheduler by name, with options "key=value ..." (separated
+ * by spaces or commas; a flag is just its key) from
+ * drvm_scheduler_option: e.g. drvm_set_scheduler(vm, "pct", "depth=3
+ * seed=9").  Without seed=, the config's seed.  Default: "native". */
+bool drvm_set_scheduler(DrVM *vm, const char *name, const char *options);
+/* Chooses the race detector ("ft", the default; "none" for none), with
+ * options from drvm_detector_option (e.g. "all-races json=races.json"). */
+bool drvm_set_detector(DrVM *vm, const char *name, const char *options);
+
+/* Points where a scheduler may be asked besides synchronization events
+ * and the end of a quantum. */
+enum {
+  DRVM_POINT_ACCESS = 1 << 0, /* before every field/static/array access in program code */
+  DRVM_POINT_CALL = 1 << 1,   /* before every call and return in program code */
+};
+
+/* A decision: at a scheduling point, the threads that can run next. */
+typedef struct DrvmEvent DrvmEvent;
+typedef struct {
+  int thread;               /* T<thread>: 0 is main */
+  const DrvmEvent *next;    /* what it does when chosen */
+} DrvmChoice;
+
+typedef enum {
+  DRVM_DECIDE_EVENT,        /* the current thread is about to do something */
+  DRVM_DECIDE_PREEMPT,      /* the current thread's quantum ran out */
+  DRVM_DECIDE_BLOCKED,      /* the current thread cannot go on */
+} DrvmDecideReason;
+
+typedef struct {
+  DrvmDecideReason reason;
+  int current;              /* the thread at the point */
+  int suggested;            /* what the scheduler chose (stepping); -1 in a host scheduler */
+  int nchoices;             /* enabled threads, in start order */
+  const DrvmChoice *choices;/* valid until the run goes on */
+  uint64_t number;          /* decisions so far (0 for the first) */
+} DrvmDecision;
+
+/* A scheduler written by the host.  pick returns the id of one of
+ * d->choices; the optional ones may be NULL. */
+typedef struct {
+  const char *name;
+  unsigned points;          /* DRVM_POINT_* */
+  int (*pick)(void *user, DrVM *vm, const DrvmDecision *d);
+  /* notify() wakes waiters[i] of n (default: the first) */
+  int (*pick_waiter)(void *user, DrVM *vm, const int *waiters, int n);
+  /* steps thread runs before a preemption point (default 0: none) */
+  uint64_t (*quantum)(void *user, DrVM *vm, int thread);
+  void (*destroy)(void *user); /* when the VM is freed or the scheduler replaced */
+} DrvmHostScheduler;
+
+bool drvm_set_host_scheduler(DrVM *vm, const DrvmHostScheduler *s, void *user);
+
+/* Record the run's decisions (path NULL: in memory only, for
+ * drvm_save_decisions).  The file is a recording `drvm run --replay`
+ * accepts, written when the run finishes. */
+bool drvm_record(DrVM *vm, const char *path);
+/* Replays a recording (prefix: while it lasts, then the chosen scheduler
+ * decides).  *seed receives the recorded seed; it becomes the run's. */
+bool drvm_replay(DrVM *vm, const char *path, bool prefix, uint64_t *seed);
+/* One line per event to path (NULL: the err sink), as `drvm run --trace`. */
+bool drvm_trace(DrVM *vm, const char *path);
+
+/* ------------------------------------------------------------ events */
+
+struct DrvmEvent {
+  DrvmEventKind kind;
+  int thread;               /* who does it */
+  int other;                /* FORK/JOIN/INTERRUPT(ED): the other thread; -1 */
+  const char *cls;          /* the class of the object, array or static: "Account", "int[]" */
+  const char *field;        /* field or static name; NULL for array elements and other events */
+  uint32_t object;          /* the object's number (Account#3: 3); 0 for statics and none */
+  int32_t index;            /* array index; -1 otherwise */
+  bool is_static;
+  const char *method_class, *method; /* where it happens: "Account", "deposit" */
+  const char *file;         /* the source file's name */
+  int line;                 /* -1: unknown */
+  const char *callee;       /* CALL/RETURN: "Account.deposit(int)"; NULL otherwise */
+  int64_t arg;              /* SLEEP/WAIT/JOIN: milliseconds; RETURN: 1 when unwound */
+};
+
+/* The event's target and place as people read it:
+ * "write Account#3.balance at bank.dl:14 (Account.deposit)". */
+const char *drvm_event_text(const DrvmEvent *e, char *buf, size_t size);
+
+typedef void (*DrvmListenFn)(void *user, DrVM *vm, const DrvmEvent *e);
+/* Adds a listener for the kinds in mask (DRVM_EV_BIT()s, 0: all), told of
+ * each event after it took effect, in the order listeners were added.  A
+ * listener must not call back into the VM except the inspection
+ * functions below (re-entry fails; debug builds also check that nothing
+ * is allocated).  Before drvm_start. */
+bool drvm_add_listener(DrVM *vm, uint32_t mask, DrvmListenFn fn, void *user);
+
+/* ------------------------------------------------------------ running */
+
+/* The outcome of a finished run. */
+typedef struct {
+  DrvmOutcome outcome;
+  int exit_status;          /* as `drvm run` exits */
+  int races;                /* data races the detector reported */
+  int uncaught;             /* threads an exception escaped from */
+  int threads;              /* threads started, main included */
+  uint64_t steps;           /* instructions counted (branches and calls) */
+  uint64_t decisions;       /* scheduling points passed */
+  uint64_t seed;            /* the scheduler's seed */
+  double virtual_ms;        /* the virtual clock at the end */
+  bool restart;             /* the scheduler caused a deadlock and asks for a fresh run */
+} DrvmResult;
+
+/* Starts main(String[] args) of the program's first class.  argv may be
+ * NULL when argc is 0. */
+bool drvm_start(DrVM *vm, int argc, const char *const *argv);
+/* Runs until the next scheduling decision (returns 1, *d filled) or the
+ * end of the run (0); -1 on misuse.  Only decisions with more than one
+ * choice stop, unless drvm_set_stepping asks for all.  At a decision,
+ * drvm_decide chooses; calling this again without deciding returns the
+ * same decision. */
+int drvm_run_until_decision(DrVM *vm, DrvmDecision *d);
+/* The thread that runs next (one of the choices), or DRVM_SUGGESTED for
+ * the scheduler's choice.  A host that decides as a scheduler would gets
+ * exactly that scheduler's run. */
+enum { DRVM_SUGGESTED = -1 };
+bool drvm_decide(DrVM *vm, int thread);
+/* Which decisions stop drvm_run_until_decision: extra scheduling points
+ * (DRVM_POINT_*, before drvm_start) and whether single-choice decisions
+ * stop too. */
+bool drvm_set_stepping(DrVM *vm, unsigned points, bool every_decision);
+/* Runs to the end with the scheduler deciding. */
+bool drvm_run_to_end(DrVM *vm);
+/* After the end: finishes the detector (its summary), the scheduler and
+ * the recording, and returns the exit status. */
+int drvm_finish(DrVM *vm, DrvmResult *r);
+/* drvm_start, drvm_run_to_end and drvm_finish in one. */
+int drvm_run(DrVM *vm, int argc, const char *const *argv, DrvmResult *r);
+/* The scheduler's statistics (text lines, or JSON object members for
+ * json), after the run; false if it has none. */
+bool drvm_scheduler_report(DrVM *vm, FILE *out, bool json);
+
+/* ------------------------------------------------------------ inspection */
+
+typedef struct {
+  int id;                   /* T<id> */
+  char name[64];            /* the Thread's name: "main", "Thread-0" */
+  DrvmThreadState state;
+  bool enabled;             /* could run now */
+  int nframes;              /* call stack depth */
+  int nlocks;               /* monitors held */
+  char waiting_for[64];     /* BLOCKED/WAITING: the monitor ("Account#1"); JOINING: "T2"; else "" */
+  int lock_owner;           /* BLOCKED on a monitor: its owner; -1 */
+  DrvmEvent next;           /* what it does when it runs next */
+} DrvmThreadInfo;
+
+typedef struct {
+  const char *cls, *method; /* "Account", "deposit" */
+  const char *file;
+  int line;
+} DrvmFrame;
+
+/* Threads ever started (ids 0 .. count-1). */
+int drvm_thread_count(const DrVM *vm);
+bool drvm_thread_info(DrVM *vm, int thread, DrvmThreadInfo *out);
+/* Frame depth of thread's stack, innermost first (program frames and
+ * the built-in library's). */
+bool drvm_thread_frame(DrVM *vm, int thread, int depth, DrvmFrame *out);
+/* The i-th monitor thread holds, in acquisition order: "Account#1". */
+bool drvm_thread_lock(DrVM *vm, int thread, int i, char *buf, size_t size);
+
+/* Values as Java prints them ("42", "3.5", "true", "\"hi\"", "null",
+ * "Account#2", "int[3]#1").  obj names an object as drvm does
+ * ("Account#2"). */
+bool drvm_static_value(DrVM *vm, const char *cls, const char *field, char *buf, size_t size);
+bool drvm_field_value(DrVM *vm, const char *obj, const char *field, char *buf, size_t size);
+
+/* The detector's view: thread's vector clock ("T0:4 T1:2") ... */
+bool drvm_detector_clock(DrVM *vm, int thread, char *buf, size_t size);
+/* ... and whether thread, accessing a location now (write or read), would
+ * be ordered after the location's last accesses, and why:
+ * location is "Account#1.balance", "Bank.total" or "int[]#2[3]". */
+bool drvm_detector_explain(DrVM *vm, const char *location, int thread, bool write, char *buf, size_t size);
+
+/* The decisions so far, as a recording (after drvm_record). */
+bool drvm_save_decisions(DrVM *vm, const char *path);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
