@@ -1272,16 +1272,18 @@ static DrMethod *find_method(DrVM *vm, const DrClass *c, const char *desc, bool 
   return NULL;
 }
 
-int dr_run_main(DrVM *vm, DrClass *cls, int argc, char **argv) {
+bool dr_main_start(DrVM *vm, DrClass *cls, int argc, const char *const *argv, int *status) {
   DrMethod *main = find_method(vm, cls, "main(String[])", true);
   if (!main) {
     fprintf(vm->err_file, "drvm: class %s has no method 'public static void main(String[] args)'\n", cls->name);
-    return DR_EXIT_USAGE;
+    *status = DR_EXIT_USAGE;
+    return false;
   }
   DrThread *t = dr_thread_new(vm);
   vm->thread = t;
+  *status = DR_EXIT_EXCEPTION;
   DrArray *args = dr_new_array(vm, dr_array_class(vm, vm->known[DR_WK_STRING]), argc);
-  if (!args) return DR_EXIT_EXCEPTION;
+  if (!args) return false;
   dr_push_root(vm, &args->hdr);
   for (int i = 0; i < argc; i++) {
     DrString *s = dr_new_string_utf8(vm, argv[i]);
@@ -1290,7 +1292,7 @@ int dr_run_main(DrVM *vm, DrClass *cls, int argc, char **argv) {
   }
   DrFrame *f = push_frame(vm, t, main, t->stack);
   dr_pop_roots(vm, 1);
-  if (!f) return DR_EXIT_EXCEPTION;
+  if (!f) return false;
   memset(f->regs, 0, sizeof(DrValue) * (size_t)main->nregs);
   f->regs[0].ref = &args->hdr;
   /* Java initializes the main class before main runs: its <clinit>
@@ -1306,8 +1308,46 @@ int dr_run_main(DrVM *vm, DrClass *cls, int argc, char **argv) {
     uint64_t q = vm->sched->quantum(vm->sched, vm, t);
     vm->preempt_at = q ? q : UINT64_MAX;
   }
+  return true;
+}
+
+int dr_interp_continue(DrVM *vm) {
   interp_run(vm);
+  if (vm->suspended) return -1;
   dr_flush_output(vm);
   if (vm->halting) return vm->exit_status;
-  return t->died ? DR_EXIT_EXCEPTION : DR_EXIT_OK;
+  return vm->nall_threads > 0 && vm->all_threads[0]->died ? DR_EXIT_EXCEPTION : DR_EXIT_OK;
+}
+
+/* What the interpreter does after a scheduling point when the pick is t
+ * (see switch_to and step_slow): the current thread, unless it is t,
+ * leaves a pending acquisition blocked; t is asked for a quantum when it
+ * takes over or its own quantum ran out; and it executes its pending
+ * instruction without asking again. */
+int dr_interp_resume(DrVM *vm, DrThread *t) {
+  DrThread *cur = vm->thread;
+  ASSERT(vm->suspended, "resume without a decision");
+  vm->suspended = false;
+  dr_sched_chosen(vm, t);
+  if (t != cur && cur->state == DR_TS_RUNNABLE) {
+    DrObj *lock = pending_lock(cur);
+    if (lock) {
+      cur->state = DR_TS_BLOCKED;
+      cur->monitor = lock;
+      vm->sched_gen++;
+    }
+  }
+  if (t != cur || vm->suspend_reason == DR_PICK_PREEMPT) {
+    uint64_t q = vm->sched->quantum ? vm->sched->quantum(vm->sched, vm, t) : 0;
+    vm->preempt_at = q ? vm->steps + q : UINT64_MAX;
+  }
+  vm->thread = t;
+  t->granted_ip = t->frames[t->nframes - 1].ip;
+  return dr_interp_continue(vm);
+}
+
+int dr_run_main(DrVM *vm, DrClass *cls, int argc, char **argv) {
+  int status;
+  if (!dr_main_start(vm, cls, argc, (const char *const *)argv, &status)) return status;
+  return dr_interp_continue(vm);
 }

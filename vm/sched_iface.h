@@ -77,6 +77,9 @@ struct DrScheduler {
 };
 
 /* --- what the VM offers schedulers (vm/sched_point.c) --- */
+/* The end of a scheduling point once t is chosen (by the scheduler or a
+ * stepping host): returns t, ready to run. */
+DrThread *dr_sched_chosen(DrVM *vm, DrThread *t);
 /* Live threads (not ended), in start order. */
 int dr_sched_threads(DrVM *vm, DrThread *const **out);
 /* Enabled threads: those whose pending event can execute now, in start

@@ -242,6 +242,8 @@ static void maybe_spurious(DrVM *vm) {
   free(waiting);
 }
 
+static bool step_here(DrVM *vm);
+
 DrThread *dr_sched_point(DrVM *vm, int reason) {
   DrThread *cur = vm->thread;
   vm->sched_decisions++;
@@ -267,11 +269,29 @@ DrThread *dr_sched_point(DrVM *vm, int reason) {
     if (vm->halting) return NULL;
     if (!t || !dr_sched_is_enabled(vm, t))
       dr_panic(__FILE__, __LINE__, "scheduler %s picked a thread that cannot run", vm->sched->name);
-    if (t->state == DR_TS_BLOCKED && !t->monitor) {
-      t->state = DR_TS_RUNNABLE; /* the class it waited for is initialized */
-      vm->sched_gen++;
-      t->init_class = NULL;
+    if (DR_UNLIKELY(vm->step_mode) && step_here(vm)) {
+      /* the host decides: the interpreter returns, state saved */
+      vm->suspended = true;
+      vm->suspend_reason = (int)why;
+      vm->suggested = t;
+      return NULL;
     }
-    return t;
+    return dr_sched_chosen(vm, t);
   }
+}
+
+/* A stepping host sees this decision: it has a choice, or wants all. */
+static bool step_here(DrVM *vm) {
+  if (vm->step_every) return true;
+  DrThread *const *en;
+  return dr_sched_enabled(vm, &en) > 1;
+}
+
+DrThread *dr_sched_chosen(DrVM *vm, DrThread *t) {
+  if (t->state == DR_TS_BLOCKED && !t->monitor) {
+    t->state = DR_TS_RUNNABLE; /* the class it waited for is initialized */
+    vm->sched_gen++;
+    t->init_class = NULL;
+  }
+  return t;
 }

@@ -140,6 +140,16 @@ typedef struct DrVM {
   int thread_intr_slot;    /* Thread.interrupted: the interrupt status */
   int thread_tid_slot;     /* Thread.tid: 1 + the DrThread id once started, 0 before */
   uint64_t sched_decisions;/* scheduling points passed */
+  /* stepping: a host decides (include/drvm.h's drvm_run_until_decision);
+   * at a decision the interpreter returns with suspended set, and
+   * dr_interp_resume goes on with the thread the host chose */
+  bool step_mode;          /* stop at decisions */
+  bool step_every;         /* single-choice ones too */
+  bool suspended;          /* the interpreter returned at a decision */
+  int suspend_reason;      /* its DrPickReason */
+  struct DrThread *suggested; /* the scheduler's pick there */
+  bool in_listener;        /* a listener is running: no allocation, no re-entry */
+  struct DrApi *api;       /* the embedding API's state (api.c); NULL inside unit tests */
 
   /* per opcode, how an access instruction names its location (interp.c's
    * access_now), from the opcode table's operand formats: DR_SHAPE_* */
@@ -211,6 +221,13 @@ bool dr_throw_obj(DrVM *vm, DrObj *exception);
 /* Runs `main(String[])` of cls with args and every thread it starts;
  * returns the process exit status.  vm->sched must be set. */
 int dr_run_main(DrVM *vm, DrClass *cls, int argc, char **argv);
+/* The same in steps: dr_main_start prepares main's thread (false: the
+ * run ended at once, *status set); dr_interp_continue runs until the end
+ * (the exit status) or, in step mode, a decision (-1, vm->suspended);
+ * dr_interp_resume goes on from a decision with thread t. */
+bool dr_main_start(DrVM *vm, DrClass *cls, int argc, const char *const *argv, int *status);
+int dr_interp_continue(DrVM *vm);
+int dr_interp_resume(DrVM *vm, struct DrThread *t);
 void dr_halt(DrVM *vm, int status);
 
 /* --- threads and monitors (threads.c, sched_point.c) --- */
