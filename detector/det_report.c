@@ -6,6 +6,7 @@
  * same as JSON with --report json=FILE. */
 #include <string.h>
 
+#include "../vm/json.h"
 #include "det.h"
 
 void dr_det_loc_field_name(const DrLoc *loc, DrBuf *b) {
@@ -32,9 +33,7 @@ void dr_det_loc_field_name(const DrLoc *loc, DrBuf *b) {
 static void loc_text(const DrLoc *loc, DrBuf *b) {
   char buf[300];
   if (loc->is_array) {
-    dr_buf_append_str(b, dr_obj_name(loc->obj, buf, sizeof buf));
-    snprintf(buf, sizeof buf, "[%d]", loc->index);
-    dr_buf_append_str(b, buf);
+    dr_buf_printf(b, "%s[%d]", dr_obj_name(loc->obj, buf, sizeof buf), loc->index);
     return;
   }
   dr_det_loc_field_name(loc, b);
@@ -70,16 +69,10 @@ static void access_block(DrDet *d, const char *prefix, const DrAccess *a, const 
 }
 
 static void thread_block(DrDet *d, uint32_t tid, DrBuf *b) {
-  char nb[128], line[300];
-  if (tid == 0) {
-    snprintf(line, sizeof line, "Thread %s (%s) is the main thread.\n", thread_name(d, tid, nb, sizeof nb),
-             thread_ended(d, tid) ? "finished" : "running");
-    dr_buf_append_str(b, line);
-    return;
-  }
-  snprintf(line, sizeof line, "Thread %s (%s) created at:\n", thread_name(d, tid, nb, sizeof nb),
-           thread_ended(d, tid) ? "finished" : "running");
-  dr_buf_append_str(b, line);
+  char nb[128];
+  dr_buf_printf(b, "Thread %s (%s) %s\n", thread_name(d, tid, nb, sizeof nb),
+                thread_ended(d, tid) ? "finished" : "running", tid == 0 ? "is the main thread." : "created at:");
+  if (tid == 0) return;
   dr_det_ctx_stack(d, (int)tid < d->nthreads ? d->threads[tid].created_ctx : 0, b);
 }
 
@@ -107,6 +100,31 @@ static char *buf_str(DrBuf *b) {
   return b->data;
 }
 
+/* Why the two accesses race, as one sentence. */
+static void explain(DrDet *d, DrWhy why, const DrAccess *cur, const DrAccess *prev, uint32_t seen, const char *field,
+                    DrBuf *w) {
+  char nb1[128], nb2[128];
+  switch (why) {
+  case DR_WHY_HB:
+    {
+      const char *pn = thread_name(d, prev->tid, nb1, sizeof nb1), *cn = thread_name(d, cur->tid, nb2, sizeof nb2);
+      dr_buf_printf(w, "Not ordered by happens-before: the %s was at %u@%s; %s had seen %s only up to %u.",
+                    prev->write ? "write" : "read", (unsigned)prev->clock, pn, cn, pn, (unsigned)seen);
+    }
+    break;
+  case DR_WHY_LOCKSET:
+    dr_buf_printf(w,
+                  "Eraser: %s is shared and written, and no lock was held at all of its accesses since it "
+                  "became shared (locksets are not happens-before: this may be a false alarm).",
+                  field);
+    break;
+  case DR_WHY_HYBRID:
+    dr_buf_append_str(w, "Hybrid: the two accesses hold no lock in common and no start, join or notify orders them "
+                         "(a potential race: locks taken in the other order would hide it).");
+    break;
+  }
+}
+
 void dr_det_race(DrDet *d, const DrLoc *loc, const DrEvent *e, DrAccess cur, DrAccess prev, DrWhy why,
                  uint32_t seen) {
   (void)e;
@@ -119,12 +137,9 @@ void dr_det_race(DrDet *d, const DrLoc *loc, const DrEvent *e, DrAccess cur, DrA
   buf_str(&pos_cur);
   buf_str(&pos_prev);
   buf_str(&meth);
-  char tmp[64];
   if (d->opt.all_races) {
-    snprintf(tmp, sizeof tmp, ":%u:%u:%d", (unsigned)prev.ctx, (unsigned)cur.ctx, prev.write * 2 + cur.write);
-    dr_buf_append_str(&key, "P:");
-    dr_buf_append_str(&key, field.data);
-    dr_buf_append_str(&key, tmp);
+    dr_buf_printf(&key, "P:%s:%u:%u:%d", field.data, (unsigned)prev.ctx, (unsigned)cur.ctx,
+                  prev.write * 2 + cur.write);
   } else if (loc->is_array) {
     /* per access site and array type: `a[i] + b[i]` on one line is two */
     const char *hash = strchr(field.data, '#');
@@ -146,7 +161,6 @@ void dr_det_race(DrDet *d, const DrLoc *loc, const DrEvent *e, DrAccess cur, DrA
   }
 
   DrBuf b = {0}, w = {0};
-  char nb1[128], nb2[128], line[600];
   dr_buf_append_str(&b, "==================\n");
   dr_buf_append_str(&b, why == DR_WHY_HB       ? "WARNING: DATA RACE\n"
                         : why == DR_WHY_LOCKSET ? "WARNING: POSSIBLE DATA RACE (Eraser: no common lock)\n"
@@ -160,42 +174,19 @@ void dr_det_race(DrDet *d, const DrLoc *loc, const DrEvent *e, DrAccess cur, DrA
   if (loc->is_array) {
     const DrShadow *sh = dr_det_obj_shadow(loc->obj);
     char an[300];
-    snprintf(line, sizeof line, "Array %s allocated at:\n", dr_obj_name(loc->obj, an, sizeof an));
-    dr_buf_append_str(&b, line);
+    dr_buf_printf(&b, "Array %s allocated at:\n", dr_obj_name(loc->obj, an, sizeof an));
     dr_det_ctx_stack(d, sh ? sh->alloc_ctx : 0, &b);
   }
   dr_buf_append_str(&b, "\n");
-  switch (why) {
-  case DR_WHY_HB:
-    {
-      const char *pn = thread_name(d, prev.tid, nb1, sizeof nb1), *cn = thread_name(d, cur.tid, nb2, sizeof nb2);
-      snprintf(line, sizeof line, "Not ordered by happens-before: the %s was at %u@%s; %s had seen %s only up to %u.",
-               prev.write ? "write" : "read", (unsigned)prev.clock, pn, cn, pn, (unsigned)seen);
-    }
-    break;
-  case DR_WHY_LOCKSET:
-    snprintf(line, sizeof line,
-             "Eraser: %s is shared and written, and no lock was held at all of its accesses since it "
-             "became shared (locksets are not happens-before: this may be a false alarm).",
-             field.data);
-    break;
-  case DR_WHY_HYBRID:
-    snprintf(line, sizeof line,
-             "Hybrid: the two accesses hold no lock in common and no start, join or notify orders them "
-             "(a potential race: locks taken in the other order would hide it).");
-    break;
-  }
-  dr_buf_append_str(&w, line);
-  dr_buf_append_str(&b, line);
-  dr_buf_append_str(&b, "\n");
+  explain(d, why, &cur, &prev, seen, field.data, &w);
+  dr_buf_printf(&b, "%s\n", w.data);
   if (d->opt.replay_cmd) {
     dr_buf_append_str(&b, "Replay: ");
     dr_buf_append_str(&b, d->opt.replay_cmd);
     dr_buf_append_str(&b, "\n");
   }
-  snprintf(line, sizeof line, "SUMMARY: drvm: %s %s in %s\n", why == DR_WHY_HB ? "data race" : "possible data race",
-           pos_cur.data, meth.data);
-  dr_buf_append_str(&b, line);
+  dr_buf_printf(&b, "SUMMARY: drvm: %s %s in %s\n", why == DR_WHY_HB ? "data race" : "possible data race",
+                pos_cur.data, meth.data);
   dr_buf_append_str(&b, "==================\n");
   dr_write_fd(d->vm, 2, b.data, b.len);
 
@@ -208,9 +199,7 @@ void dr_det_race(DrDet *d, const DrLoc *loc, const DrEvent *e, DrAccess cur, DrA
   DrBuf locname = {0};
   if (loc->is_array) {
     char an[300];
-    dr_buf_append_str(&locname, dr_obj_name(loc->obj, an, sizeof an));
-    snprintf(an, sizeof an, "[%d]", loc->index);
-    dr_buf_append_str(&locname, an);
+    dr_buf_printf(&locname, "%s[%d]", dr_obj_name(loc->obj, an, sizeof an), loc->index);
   } else {
     dr_buf_append_str(&locname, field.data);
   }
@@ -241,86 +230,73 @@ void dr_det_race(DrDet *d, const DrLoc *loc, const DrEvent *e, DrAccess cur, DrA
 
 /* ---------------------------------------------------------------- JSON */
 
-static void json_str(FILE *f, const char *s) {
-  fputc('"', f);
-  for (; *s; s++) {
-    unsigned char c = (unsigned char)*s;
-    if (c == '"' || c == '\\') fprintf(f, "\\%c", c);
-    else if (c == '\n') fputs("\\n", f);
-    else if (c < 0x20) fprintf(f, "\\u%04x", c);
-    else fputc(c, f);
-  }
-  fputc('"', f);
-}
-
-static void json_stack(DrDet *d, FILE *f, uint32_t ctx) {
-  fputc('[', f);
-  bool first = true;
+static void json_stack(DrDet *d, DrJsonW *w, uint32_t ctx) {
+  dr_jw_begin_flat(w, "stack", '[');
   for (uint32_t c = ctx; c && c < d->nnodes; c = d->nodes[c].parent) {
     if (!d->nodes[c].method) continue;
     DrBuf m = {0}, p = {0};
     dr_det_ctx_pos(d, c, &p, &m);
-    buf_str(&m);
-    buf_str(&p);
     const DrMethod *meth = d->vm->methods[d->nodes[c].method - 1];
-    fputs(first ? "" : ", ", f);
-    fputs("{\"method\": ", f);
-    json_str(f, m.data);
-    fputs(", \"position\": ", f);
-    json_str(f, p.data);
-    fprintf(f, ", \"line\": %d}", dr_method_line(meth, d->nodes[c].pc));
-    first = false;
+    dr_jw_begin_flat(w, NULL, '{');
+    dr_jw_str(w, "method", buf_str(&m));
+    dr_jw_str(w, "position", buf_str(&p));
+    dr_jw_int(w, "line", dr_method_line(meth, d->nodes[c].pc));
+    dr_jw_end(w, '}');
     free(m.data);
     free(p.data);
   }
-  fputc(']', f);
+  dr_jw_end(w, ']');
 }
 
-static void json_access(DrDet *d, FILE *f, const DrAccess *a) {
+static void json_access(DrDet *d, DrJsonW *w, const char *key, const DrAccess *a) {
   char nb[128];
-  fprintf(f, "{\"kind\": \"%s\", \"thread\": ", a->write ? "write" : "read");
-  json_str(f, thread_name(d, a->tid, nb, sizeof nb));
-  fprintf(f, ", \"tid\": %u, \"clock\": %u, \"locks\": ", (unsigned)a->tid, (unsigned)a->clock);
-  json_str(f, dr_det_lockset_text(d, dr_det_ctx_lockset(d, a->ctx)));
-  fputs(", \"stack\": ", f);
-  json_stack(d, f, a->ctx);
-  fputc('}', f);
+  dr_jw_begin_flat(w, key, '{');
+  dr_jw_str(w, "kind", a->write ? "write" : "read");
+  dr_jw_str(w, "thread", thread_name(d, a->tid, nb, sizeof nb));
+  dr_jw_uint(w, "tid", a->tid);
+  dr_jw_uint(w, "clock", a->clock);
+  dr_jw_str(w, "locks", dr_det_lockset_text(d, dr_det_ctx_lockset(d, a->ctx)));
+  json_stack(d, w, a->ctx);
+  dr_jw_end(w, '}');
+}
+
+/* A race on one line, but for its accesses' long stacks: each on a line
+ * of its own. */
+static void json_race(DrDet *d, DrJsonW *w, const DrRace *r) {
+  dr_jw_begin_flat(w, NULL, '{');
+  dr_jw_str(w, "id", r->id);
+  dr_jw_str(w, "location", r->location);
+  dr_jw_str(w, "object", r->obj_name);
+  if (r->alloc_site) dr_jw_str(w, "allocated_at", r->alloc_site);
+  dr_jw_wrap(w);
+  json_access(d, w, "access", &r->cur);
+  dr_jw_wrap(w);
+  json_access(d, w, "previous", &r->prev);
+  dr_jw_wrap(w);
+  dr_jw_str(w, "explanation", r->why);
+  dr_jw_end(w, '}');
 }
 
 static bool write_json(DrDet *d, const char *path) {
+  DrJsonW w = {0};
+  dr_jw_begin(&w, NULL, '{');
+  dr_jw_str(&w, "program", d->vm->source_name ? d->vm->source_name : "");
+  dr_jw_str(&w, "detector", d->ops->name);
+  dr_jw_uint(&w, "seed", d->opt.seed);
+  dr_jw_str(&w, "replay", d->opt.replay_cmd ? d->opt.replay_cmd : "");
+  dr_jw_begin(&w, "races", '[');
+  for (int i = 0; i < d->nraces; i++) json_race(d, &w, &d->races[i]);
+  dr_jw_end(&w, ']');
+  dr_jw_int(&w, "count", d->nraces);
+  dr_jw_end(&w, '}');
   FILE *f = fopen(path, "w");
-  if (!f) return false;
-  fputs("{\n  \"program\": ", f);
-  json_str(f, d->vm->source_name ? d->vm->source_name : "");
-  fputs(",\n  \"detector\": ", f);
-  json_str(f, d->ops->name);
-  fprintf(f, ",\n  \"seed\": %llu,\n  \"replay\": ", (unsigned long long)d->opt.seed);
-  json_str(f, d->opt.replay_cmd ? d->opt.replay_cmd : "");
-  fprintf(f, ",\n  \"races\": [");
-  for (int i = 0; i < d->nraces; i++) {
-    const DrRace *r = &d->races[i];
-    fputs(i ? ",\n    {" : "\n    {", f);
-    fputs("\"id\": ", f);
-    json_str(f, r->id);
-    fputs(", \"location\": ", f);
-    json_str(f, r->location);
-    fputs(", \"object\": ", f);
-    if (r->obj_name) json_str(f, r->obj_name);
-    else fputs("null", f);
-    if (r->alloc_site) {
-      fputs(", \"allocated_at\": ", f);
-      json_str(f, r->alloc_site);
-    }
-    fputs(",\n     \"access\": ", f);
-    json_access(d, f, &r->cur);
-    fputs(",\n     \"previous\": ", f);
-    json_access(d, f, &r->prev);
-    fputs(",\n     \"explanation\": ", f);
-    json_str(f, r->why);
-    fputs("}", f);
+  bool ok = f != NULL;
+  if (f) {
+    fwrite(w.buf.data, 1, w.buf.len, f);
+    ok = fclose(f) == 0;
   }
-  fprintf(f, "%s],\n  \"count\": %d\n}\n", d->nraces ? "\n  " : "", d->nraces);
-  return fclose(f) == 0;
+  free(w.buf.data);
+  return ok;
 }
 
 void dr_det_report_finish(DrDet *d) {

@@ -4,12 +4,14 @@
  * join and notify->wait only, never from locks -- does not order them.
  * So a race hidden behind a lock edge in this run is still found, at the
  * price of false alarms.  Reports name statement pairs; with
- * --potential-races FILE they are written for RaceFuzzer's second phase.
+ * --potential-races FILE they are written for RaceFuzzer's second phase
+ * (vm/pairs.h: the file format).
  *
  * Per location a short history: the latest access for each (thread,
  * read/write, lockset), at most HY_HISTORY of them (the oldest leaves). */
 #include <string.h>
 
+#include "../vm/pairs.h"
 #include "det.h"
 
 #define HY_HISTORY 8
@@ -30,49 +32,29 @@ typedef struct {
 } HySlot;
 
 typedef struct {
-  DrBuf lines;             /* --potential-races output */
-  char **seen;
-  int nseen, seen_cap;
+  DrPairs pairs;           /* for --potential-races */
 } HyPriv;
 
-static void pos_of(DrDet *d, uint32_t ctx, DrBuf *b) {
+/* The statement at ctx, as the pairs file names it. */
+static DrPairStmt stmt_of(DrDet *d, uint32_t ctx) {
   const DrCtxNode *n = &d->nodes[ctx];
-  if (!ctx || !n->method) {
-    dr_buf_append_str(b, "? ? 0");
-    return;
-  }
+  DrPairStmt s = {0};
+  if (!ctx || !n->method) return s; /* a position hybrid does not know: "? ? 0" */
   const DrMethod *m = d->vm->methods[n->method - 1];
-  char buf[400], cn[300];
-  snprintf(buf, sizeof buf, "%s.%s %u %d", dr_class_display_name(m->owner, cn, sizeof cn), m->desc, (unsigned)n->pc,
-           dr_method_line(m, n->pc));
-  dr_buf_append_str(b, buf);
+  char cn[300];
+  s.method = dr_fmt("%s.%s", dr_class_display_name(m->owner, cn, sizeof cn), m->desc);
+  s.pc = n->pc;
+  s.line = dr_method_line(m, n->pc);
+  return s;
 }
 
-/* a statement pair, once: "field\tClass.m(desc) pc line\tClass.m(desc) pc line" */
+/* A statement pair, once. */
 static void record_pair(DrDet *d, const DrLoc *loc, uint32_t c1, uint32_t c2) {
   HyPriv *p = d->priv;
-  DrBuf a = {0}, b = {0}, line = {0};
-  pos_of(d, c1, &a);
-  pos_of(d, c2, &b);
-  dr_buf_append(&a, "", 1);
-  dr_buf_append(&b, "", 1);
-  bool swap = strcmp(a.data, b.data) > 0;
-  dr_det_loc_field_name(loc, &line);
-  dr_buf_append_str(&line, "\t");
-  dr_buf_append_str(&line, swap ? b.data : a.data);
-  dr_buf_append_str(&line, "\t");
-  dr_buf_append_str(&line, swap ? a.data : b.data);
-  dr_buf_append_str(&line, "\n");
-  dr_buf_append(&line, "", 1);
-  for (int i = 0; i < p->nseen; i++)
-    if (!strcmp(p->seen[i], line.data)) goto done;
-  DR_PUSH(p->seen, p->nseen, p->seen_cap, dr_strdup(line.data));
-  dr_buf_append_str(&p->lines, line.data);
-  d->rule[HY_PAIRS]++;
-done:
-  free(a.data);
-  free(b.data);
-  free(line.data);
+  DrBuf field = {0};
+  dr_det_loc_field_name(loc, &field);
+  DrPair pair = {.location = field.data, .first = stmt_of(d, c1), .second = stmt_of(d, c2)};
+  if (dr_pairs_add(&p->pairs, pair)) d->rule[HY_PAIRS]++;
 }
 
 static void hy_access(DrDet *d, uint32_t tid, void *slot, const DrLoc *loc, const DrEvent *e, bool write) {
@@ -120,23 +102,22 @@ static void hy_slot_free(DrDet *d, void *slot) {
 static void hy_finish(DrDet *d) {
   HyPriv *p = d->priv;
   if (d->opt.potential_path) {
+    DrBuf text = {0};
+    DrPairs none = {0};
+    dr_pairs_write(&text, p ? &p->pairs : &none);
     FILE *f = fopen(d->opt.potential_path, "w");
     bool ok = f != NULL;
     if (f) {
-      fputs("# drvm potential races (hybrid): location, then two statements as Class.method(params) pc line\n", f);
-      if (p && p->lines.len) fwrite(p->lines.data, 1, p->lines.len, f);
+      fwrite(text.data, 1, text.len, f);
       ok = fclose(f) == 0;
     }
+    free(text.data);
     if (!ok) {
       fprintf(d->vm->err_file, "drvm: cannot write %s\n", d->opt.potential_path);
       d->result->failed = true;
     }
   }
-  if (p) {
-    free(p->lines.data);
-    for (int i = 0; i < p->nseen; i++) free(p->seen[i]);
-    free(p->seen);
-  }
+  if (p) dr_pairs_free(&p->pairs);
 }
 
 static void hy_stats(DrDet *d, FILE *out) {

@@ -53,6 +53,7 @@
  * order nothing and are not suspended. */
 #include <string.h>
 
+#include "../vm/json.h"
 #include "sched.h"
 #include "sched_mtr.h"
 
@@ -305,19 +306,33 @@ static double thrash_rate(const Drf *d) {
   return d->suspensions ? (double)d->thrashings / (double)d->suspensions : 0.0;
 }
 
+/* Its members of --sched-report. */
+static void json_report(const Drf *d, FILE *f) {
+  DrJsonW w = {0};
+  dr_jw_resume(&w, 1);
+  dr_jw_int(&w, "phase", d->phase2 ? 2 : 1);
+  dr_jw_int(&w, "depth", d->depth);
+  dr_jw_int(&w, "relations_in", d->mtr.count);
+  dr_jw_int(&w, "relations_unknown", d->unknown);
+  dr_jw_int(&w, "relations_out", d->fresh.count);
+  dr_jw_uint(&w, "acquisitions", d->acquisitions);
+  dr_jw_uint(&w, "suspensions", d->suspensions);
+  dr_jw_uint(&w, "escorts", d->escorts);
+  dr_jw_uint(&w, "reversals", d->reversals);
+  dr_jw_uint(&w, "no_candidate", d->no_candidate);
+  dr_jw_uint(&w, "thrashings", d->thrashings);
+  dr_jw_uint(&w, "giveups", d->giveups);
+  dr_jw_int(&w, "restarts", d->attempt);
+  dr_jw_fixed(&w, "thrash_rate", thrash_rate(d), 4);
+  fwrite(w.buf.data, 1, w.buf.len, f);
+  free(w.buf.data);
+}
+
 static void drf_report(DrScheduler *s, DrVM *vm, FILE *f, bool json) {
   Drf *d = (Drf *)s;
   (void)vm;
   if (json) {
-    fprintf(f,
-            "\"phase\": %d,\n  \"depth\": %d,\n  \"relations_in\": %d,\n  \"relations_unknown\": %d,\n"
-            "  \"relations_out\": %d,\n  \"acquisitions\": %llu,\n  \"suspensions\": %llu,\n  \"escorts\": %llu,\n"
-            "  \"reversals\": %llu,\n  \"no_candidate\": %llu,\n  \"thrashings\": %llu,\n  \"giveups\": %llu,\n"
-            "  \"restarts\": %d,\n  \"thrash_rate\": %.4f",
-            d->phase2 ? 2 : 1, d->depth, d->mtr.count, d->unknown, d->fresh.count, (unsigned long long)d->acquisitions,
-            (unsigned long long)d->suspensions, (unsigned long long)d->escorts, (unsigned long long)d->reversals,
-            (unsigned long long)d->no_candidate, (unsigned long long)d->thrashings, (unsigned long long)d->giveups,
-            d->attempt, thrash_rate(d));
+    json_report(d, f);
     return;
   }
   fprintf(f, "  phase                          %12s\n", d->phase2 ? "II (suspends)" : "I (collects)");

@@ -45,6 +45,8 @@
 #include <errno.h>
 #include <string.h>
 
+#include "../vm/json.h"
+#include "../vm/pairs.h"
 #include "sched.h"
 
 /* A postponed thread waits for a partner at most this many picks.  The
@@ -58,9 +60,6 @@ enum { DR_RF_LIVELOCK_PICKS = 1000000, DR_RF_LIVELOCK_MIN = 1000 };
  * thread) likely needs it again: each release halves the bound, down to
  * DR_RF_LIVELOCK_MIN, so a polling loop costs about twice the first bound
  * in all rather than the bound at every postponement. */
-
-/* Printed statements: as hybrid writes them, "Class.m(desc) pc line". */
-enum { DR_RF_TEXT = 512 };
 
 typedef struct {
   DrMethod *m;
@@ -120,26 +119,19 @@ typedef struct {
 
 /* --- reading the race pairs --- */
 
-/* "Class.m(desc)" as hybrid prints a method (detector/hybrid.c pos_of). */
-static void method_text(const DrMethod *m, char *buf, size_t size) {
+/* "Class.m(desc)" as hybrid prints a method (detector/hybrid.c stmt_of). */
+static char *method_text(const DrMethod *m) {
   char cn[300];
-  snprintf(buf, size, "%s.%s", dr_class_display_name(m->owner, cn, sizeof cn), m->desc);
+  return dr_fmt("%s.%s", dr_class_display_name(m->owner, cn, sizeof cn), m->desc);
 }
 
-static void stmt_text(const DrMethod *m, uint32_t pc, char *buf, size_t size) {
-  char mt[DR_RF_TEXT - 32];
-  method_text(m, mt, sizeof mt);
-  snprintf(buf, size, "%s %u %d", mt, (unsigned)pc, dr_method_line(m, pc));
-}
-
-static bool parse_int(const char *s, long *out) {
-  if (!*s) return false;
-  char *end;
-  errno = 0;
-  long v = strtol(s, &end, 10);
-  if (*end || errno) return false;
-  *out = v;
-  return true;
+/* "Class.m(desc) pc line", as the pairs file (vm/pairs.h) names a statement. */
+static char *stmt_text(const DrMethod *m, uint32_t pc) {
+  DrPairStmt st = {method_text(m), pc, dr_method_line(m, pc)};
+  DrBuf b = {0};
+  dr_pairs_stmt_text(&b, &st);
+  free(st.method);
+  return b.data;
 }
 
 static void add_stmt(Rf *r, DrMethod *m, uint32_t pc) {
@@ -150,49 +142,65 @@ static void add_stmt(Rf *r, DrMethod *m, uint32_t pc) {
   if (m->id >= 0 && m->id < r->nmethod_flags) r->method_in_set[m->id] = 1;
 }
 
-/* Resolves "Class.m(desc) pc line" (field text, modified in place) to a
- * statement of this program; *m NULL for hybrid's "? ? 0" (a position it
- * did not know, which can match nothing).  false with a message. */
-static bool resolve_stmt(DrVM *vm, char *text, DrMethod **m, uint32_t *pc, const char *where, char *err,
-                         size_t errsize) {
-  *m = NULL;
-  *pc = 0;
-  if (!strcmp(text, "? ? 0")) return true;
-  char *sp2 = strrchr(text, ' ');
-  if (!sp2) goto malformed;
-  *sp2 = '\0';
-  char *sp1 = strrchr(text, ' ');
-  if (!sp1) goto malformed;
-  *sp1 = '\0';
-  long lpc, line;
-  if (!parse_int(sp1 + 1, &lpc) || !parse_int(sp2 + 1, &line) || lpc < 0 || !*text) goto malformed;
-  char mt[DR_RF_TEXT];
+static DrMethod *find_method(DrVM *vm, const char *text) {
   for (int i = 0; i < vm->nmethods; i++) {
     DrMethod *cand = vm->methods[i];
     if (!cand || !cand->code) continue;
-    method_text(cand, mt, sizeof mt);
-    if (strcmp(mt, text) != 0) continue;
-    if (lpc >= cand->code_len) {
-      snprintf(err, errsize, "%s: %s has no pc %ld: was the file written for another version of the program?", where,
-               text, lpc);
-      return false;
-    }
-    if (dr_method_line(cand, (uint32_t)lpc) != line) {
-      snprintf(err, errsize,
-               "%s: pc %ld of %s is at line %d, not %ld: was the file written for another version of the program?",
-               where, lpc, text, dr_method_line(cand, (uint32_t)lpc), line);
-      return false;
-    }
-    *m = cand;
-    *pc = (uint32_t)lpc;
-    return true;
+    char *mt = method_text(cand);
+    bool same = !strcmp(mt, text);
+    free(mt);
+    if (same) return cand;
   }
-  snprintf(err, errsize, "%s: statement '%s' names no method of this program: was the file written for another program?",
-           where, text);
-  return false;
-malformed:
-  snprintf(err, errsize, "%s: malformed statement (expected 'Class.method(params) pc line')", where);
-  return false;
+  return NULL;
+}
+
+/* The statement of this program a pair's statement names; *m NULL for
+ * hybrid's "? ? 0" (a position it did not know, which can match
+ * nothing).  false with a message. */
+static bool resolve_stmt(DrVM *vm, const DrPairStmt *st, DrMethod **m, const char *where, char *err,
+                         size_t errsize) {
+  *m = NULL;
+  if (!st->method) return true;
+  DrMethod *cand = find_method(vm, st->method);
+  if (!cand) {
+    snprintf(err, errsize,
+             "%s: statement '%s' names no method of this program: was the file written for another program?", where,
+             st->method);
+    return false;
+  }
+  if (st->pc >= (uint32_t)cand->code_len) {
+    snprintf(err, errsize, "%s: %s has no pc %u: was the file written for another version of the program?", where,
+             st->method, (unsigned)st->pc);
+    return false;
+  }
+  if (dr_method_line(cand, st->pc) != st->line) {
+    snprintf(err, errsize,
+             "%s: pc %u of %s is at line %d, not %d: was the file written for another version of the program?",
+             where, (unsigned)st->pc, st->method, dr_method_line(cand, st->pc), st->line);
+    return false;
+  }
+  *m = cand;
+  return true;
+}
+
+/* Resolves every pair's statements (a file for another program must be
+ * reported even if --pair picks a pair that would resolve) and puts
+ * --pair's, or all, in RaceSet. */
+static bool build_race_set(Rf *r, DrVM *vm, const DrPairs *ps, char *err, size_t errsize) {
+  for (int i = 0; i < ps->count; i++) {
+    const DrPair *p = &ps->items[i];
+    char where[600];
+    snprintf(where, sizeof where, "%s:%d", r->path, p->lineno);
+    DrMethod *m1, *m2;
+    if (!resolve_stmt(vm, &p->first, &m1, where, err, errsize) ||
+        !resolve_stmt(vm, &p->second, &m2, where, err, errsize))
+      return false;
+    if (r->pair == 0 || r->pair == i + 1) {
+      if (m1) add_stmt(r, m1, p->first.pc);
+      if (m2) add_stmt(r, m2, p->second.pc);
+    }
+  }
+  return true;
 }
 
 static bool rf_start(DrScheduler *s, DrVM *vm, char *err, size_t errsize) {
@@ -203,53 +211,20 @@ static bool rf_start(DrScheduler *s, DrVM *vm, char *err, size_t errsize) {
              "'drvm run --detector hybrid --potential-races FILE prog.dl', or let 'drvm racefuzz prog.dl' do both phases");
     return false;
   }
-  FILE *f = fopen(r->path, "r");
-  if (!f) {
+  size_t len;
+  char *text = dr_read_file(r->path, &len);
+  if (!text) {
     snprintf(err, errsize, "--race-pairs: cannot read %s: %s", r->path, strerror(errno));
     return false;
   }
   r->nmethod_flags = vm->nmethods;
   r->method_in_set = dr_xcalloc((size_t)vm->nmethods + 1, 1);
-  char *line = NULL;
-  size_t cap = 0;
-  ssize_t len;
-  int lineno = 0;
-  bool ok = true;
-  while (ok && (len = getline(&line, &cap, f)) >= 0) {
-    lineno++;
-    while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r')) line[--len] = '\0';
-    if (len == 0 || line[0] == '#') continue;
-    char where[600];
-    snprintf(where, sizeof where, "%s:%d", r->path, lineno);
-    char *tab1 = strchr(line, '\t'), *tab2 = tab1 ? strchr(tab1 + 1, '\t') : NULL;
-    if (!tab1 || !tab2 || strchr(tab2 + 1, '\t') || tab1 == line) {
-      snprintf(err, errsize, "%s: malformed line (expected 'location<TAB>statement<TAB>statement', as "
-                             "'drvm run --detector hybrid --potential-races FILE' writes)", where);
-      ok = false;
-      break;
-    }
-    *tab1 = *tab2 = '\0';
-    r->npairs++;
-    DrMethod *m1, *m2;
-    uint32_t pc1, pc2;
-    if (!resolve_stmt(vm, tab1 + 1, &m1, &pc1, where, err, errsize) ||
-        !resolve_stmt(vm, tab2 + 1, &m2, &pc2, where, err, errsize)) {
-      ok = false;
-      break;
-    }
-    if (r->pair == 0 || r->pair == r->npairs) {
-      if (m1) add_stmt(r, m1, pc1);
-      if (m2) add_stmt(r, m2, pc2);
-    }
-  }
-  bool read_error = ferror(f);
-  free(line);
-  fclose(f);
+  DrPairs ps = {0};
+  bool ok = dr_pairs_parse(text, len, r->path, &ps, err, errsize) && build_race_set(r, vm, &ps, err, errsize);
+  r->npairs = ps.count;
+  free(text);
+  dr_pairs_free(&ps);
   if (!ok) return false;
-  if (read_error) {
-    snprintf(err, errsize, "--race-pairs: cannot read %s", r->path);
-    return false;
-  }
   if (r->npairs == 0) {
     snprintf(err, errsize, "--race-pairs: %s lists no race pair (hybrid found no potential race: nothing to fuzz)",
              r->path);
@@ -294,9 +269,7 @@ static bool same_location(const DrEvent *a, const DrEvent *b) {
 static void location_text(const DrEvent *e, DrBuf *b) {
   char buf[300];
   if (!e->is_static && (e->obj->cls->flags & DR_CLS_ARRAY)) {
-    dr_buf_append_str(b, dr_obj_name(e->obj, buf, sizeof buf));
-    snprintf(buf, sizeof buf, "[%d]", (int)e->field);
-    dr_buf_append_str(b, buf);
+    dr_buf_printf(b, "%s[%d]", dr_obj_name(e->obj, buf, sizeof buf), (int)e->field);
     return;
   }
   const DrClass *c = e->is_static ? e->cls : e->obj->cls;
@@ -319,10 +292,9 @@ static void location_text(const DrEvent *e, DrBuf *b) {
 }
 
 static void side_fill(DrVM *vm, const DrThread *t, const DrEvent *e, Side *sd) {
-  char buf[DR_RF_TEXT];
+  char buf[300];
   sd->thread = dr_strdup(dr_thread_name(vm, t, buf, sizeof buf));
-  stmt_text(e->method, e->pc, buf, sizeof buf);
-  sd->stmt = dr_strdup(buf);
+  sd->stmt = stmt_text(e->method, e->pc);
   DrBuf b = {0};
   dr_position_text(vm, e->method, e->pc, false, &b);
   dr_buf_append(&b, "", 1);
@@ -349,16 +321,18 @@ static void real_race(Rf *r, DrVM *vm, DrThread *p, const DrEvent *pe, DrThread 
   DrBuf loc = {0};
   location_text(te, &loc);
   dr_buf_append(&loc, "", 1);
-  char s1[DR_RF_TEXT], s2[DR_RF_TEXT];
-  stmt_text(pe->method, pe->pc, s1, sizeof s1);
-  stmt_text(te->method, te->pc, s2, sizeof s2);
-  for (int i = 0; i < r->nraces; i++) {
+  char *s1 = stmt_text(pe->method, pe->pc), *s2 = stmt_text(te->method, te->pc);
+  bool seen = false;
+  for (int i = 0; i < r->nraces && !seen; i++) {
     RealRace *rr = &r->races[i];
-    if (!strcmp(rr->location, loc.data) && !strcmp(rr->first.stmt, s1) && !strcmp(rr->second.stmt, s2)) {
-      rr->times++;
-      free(loc.data);
-      return;
-    }
+    seen = !strcmp(rr->location, loc.data) && !strcmp(rr->first.stmt, s1) && !strcmp(rr->second.stmt, s2);
+    if (seen) rr->times++;
+  }
+  free(s1);
+  free(s2);
+  if (seen) {
+    free(loc.data);
+    return;
   }
   RealRace rr = {loc.data, {0}, {0}, 1};
   side_fill(vm, p, pe, &rr.first);
@@ -510,47 +484,44 @@ static bool rf_finish(DrScheduler *s, DrVM *vm, char *err, size_t errsize) {
   return true;
 }
 
-static void json_str(FILE *f, const char *s) {
-  fputc('"', f);
-  for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-    if (*p == '"' || *p == '\\') fprintf(f, "\\%c", *p);
-    else if (*p == '\n') fputs("\\n", f);
-    else if (*p == '\t') fputs("\\t", f);
-    else if (*p < 0x20) fprintf(f, "\\u%04x", *p);
-    else fputc(*p, f);
-  }
-  fputc('"', f);
+static void json_side(DrJsonW *w, const char *key, const Side *sd) {
+  dr_jw_begin_flat(w, key, '{');
+  dr_jw_str(w, "thread", sd->thread);
+  dr_jw_str(w, "statement", sd->stmt);
+  dr_jw_str(w, "position", sd->pos);
+  dr_jw_str(w, "kind", sd->write ? "write" : "read");
+  dr_jw_end(w, '}');
 }
 
-static void json_side(FILE *f, const Side *sd) {
-  fputs("{\"thread\": ", f);
-  json_str(f, sd->thread);
-  fputs(", \"statement\": ", f);
-  json_str(f, sd->stmt);
-  fputs(", \"position\": ", f);
-  json_str(f, sd->pos);
-  fprintf(f, ", \"kind\": \"%s\"}", sd->write ? "write" : "read");
+static void json_report(const Rf *r, FILE *f) {
+  DrJsonW w = {0};
+  dr_jw_resume(&w, 1);
+  dr_jw_int(&w, "pair", r->pair);
+  dr_jw_int(&w, "pairs", r->npairs);
+  dr_jw_int(&w, "race_set", r->nset);
+  dr_jw_uint(&w, "postponements", r->postponements);
+  dr_jw_uint(&w, "all_postponed_releases", r->all_postponed_releases);
+  dr_jw_uint(&w, "livelock_releases", r->livelock_releases);
+  dr_jw_begin(&w, "real_races", '[');
+  for (int i = 0; i < r->nraces; i++) {
+    const RealRace *rr = &r->races[i];
+    dr_jw_begin_flat(&w, NULL, '{');
+    dr_jw_str(&w, "location", rr->location);
+    json_side(&w, "first", &rr->first);
+    json_side(&w, "second", &rr->second);
+    dr_jw_uint(&w, "times", rr->times);
+    dr_jw_end(&w, '}');
+  }
+  dr_jw_end(&w, ']');
+  fwrite(w.buf.data, 1, w.buf.len, f);
+  free(w.buf.data);
 }
 
 static void rf_report(DrScheduler *s, DrVM *vm, FILE *f, bool json) {
   (void)vm;
   Rf *r = (Rf *)s;
   if (json) {
-    fprintf(f, "\"pair\": %d,\n  \"pairs\": %d,\n  \"race_set\": %d,\n  \"postponements\": %llu,\n  "
-               "\"all_postponed_releases\": %llu,\n  \"livelock_releases\": %llu,\n  \"real_races\": [",
-            r->pair, r->npairs, r->nset, (unsigned long long)r->postponements,
-            (unsigned long long)r->all_postponed_releases, (unsigned long long)r->livelock_releases);
-    for (int i = 0; i < r->nraces; i++) {
-      const RealRace *rr = &r->races[i];
-      fputs(i ? ",\n    {\"location\": " : "\n    {\"location\": ", f);
-      json_str(f, rr->location);
-      fputs(", \"first\": ", f);
-      json_side(f, &rr->first);
-      fputs(", \"second\": ", f);
-      json_side(f, &rr->second);
-      fprintf(f, ", \"times\": %llu}", (unsigned long long)rr->times);
-    }
-    fputs(r->nraces ? "\n  ]" : "]", f);
+    json_report(r, f);
     return;
   }
   fprintf(f, "  race pairs file            %s (%d pair%s)\n", r->path ? r->path : "-", r->npairs,

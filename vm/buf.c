@@ -38,3 +38,41 @@ void dr_buf_append_shell_arg(DrBuf *b, const char *a) {
   }
   dr_buf_append_str(b, "'");
 }
+
+void dr_buf_vprintf(DrBuf *b, const char *fmt, va_list ap) {
+  /* one vsnprintf when the text fits in the room left, two when not */
+  va_list again;
+  va_copy(again, ap);
+  dr_buf_reserve(b, 0);
+  size_t room = b->cap - b->len;
+  int n = vsnprintf(b->data + b->len, room, fmt, ap);
+  if (n < 0) n = 0; /* an encoding error: nothing appended */
+  if ((size_t)n >= room) {
+    dr_buf_reserve(b, (size_t)n);
+    vsnprintf(b->data + b->len, (size_t)n + 1, fmt, again);
+  }
+  va_end(again);
+  b->len += (size_t)n;
+  b->data[b->len] = '\0';
+}
+
+void dr_buf_printf(DrBuf *b, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  dr_buf_vprintf(b, fmt, ap);
+  va_end(ap);
+}
+
+char *dr_vfmt(const char *fmt, va_list ap) {
+  DrBuf b = {0};
+  dr_buf_vprintf(&b, fmt, ap);
+  return b.data;
+}
+
+char *dr_fmt(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  char *s = dr_vfmt(fmt, ap);
+  va_end(ap);
+  return s;
+}

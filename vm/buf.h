@@ -4,6 +4,8 @@
 #ifndef DR_BUF_H
 #define DR_BUF_H
 
+#include <stdarg.h>
+
 #include "common.h"
 
 typedef struct {
@@ -18,5 +20,13 @@ void dr_buf_append_str(DrBuf *b, const char *s);
 /* A space, then a for a POSIX shell: quoted unless plain characters only
  * (the command lines drvm prints for rerunning a run). */
 void dr_buf_append_shell_arg(DrBuf *b, const char *a);
+/* Appends printf output, growing as needed; data is a C string after it
+ * even when the output is empty. */
+void dr_buf_printf(DrBuf *b, const char *fmt, ...) DR_PRINTF(2, 3);
+void dr_buf_vprintf(DrBuf *b, const char *fmt, va_list ap);
+
+/* A malloc'd printf. */
+char *dr_fmt(const char *fmt, ...) DR_PRINTF(1, 2);
+char *dr_vfmt(const char *fmt, va_list ap);
 
 #endif

@@ -92,7 +92,7 @@ static int parse_options(DrHunt *h, int argc, char **argv) {
       break;
     }
     int taken = dr_hunt_common_option(c, "hunt", argc, argv, &i);
-    if (taken < 0) return DR_EXIT_USAGE;
+    if (taken < 0) return DRVM_EXIT_USAGE;
     if (taken) continue;
     if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
       fputs(help_hunt, stdout);
@@ -109,7 +109,7 @@ static int parse_options(DrHunt *h, int argc, char **argv) {
         h->pct_steps_given = true;
       } else if (!dr_hunt_parse_int(v, 1, 1000, &n)) {
         fprintf(stderr, "drvm hunt: %s takes 1..1000, not '%s'\nTry 'drvm hunt --help'.\n", a, v);
-        return DR_EXIT_USAGE;
+        return DRVM_EXIT_USAGE;
       } else if (!strcmp(a, "--depth")) {
         h->depth = (int)n;
       } else {
@@ -349,7 +349,7 @@ int dr_cmd_hunt(const char *self, int argc, char **argv) {
   memset(&h, 0, sizeof h);
   int st = parse_options(&h, argc, argv);
   if (st) return st < 0 ? 0 : st;
-  if (!dr_hunt_setup(&h.c, "hunt")) return DR_EXIT_USAGE;
+  if (!dr_hunt_setup(&h.c, "hunt")) return DRVM_EXIT_USAGE;
   h.c.exe = dr_hunt_self_exe(self);
   st = dr_hunt_execute(&h);
   if (st == 0) {
@@ -357,7 +357,7 @@ int dr_cmd_hunt(const char *self, int argc, char **argv) {
     print_table3(&h);
     print_races(&h);
     print_figure6(&h);
-    if (h.c.json && !write_json(&h)) st = DR_EXIT_USAGE;
+    if (h.c.json && !write_json(&h)) st = DRVM_EXIT_USAGE;
     fflush(stdout);
   }
   dr_hunt_free(&h);

@@ -47,7 +47,7 @@ static int first_batch(DrHunt *h) {
    * a plain pct run: a native run passes far fewer points than pct does. */
   bool calibrate = pct && !h->pct_steps_given;
   int n = h->nbase + calibrate + drf, pct_job = -1, drf_job = -1;
-  DrHuntJob *jobs = dr_xcalloc((size_t)n, sizeof *jobs);
+  DrHuntJob *jobs = dr_hunt_calloc((size_t)n, sizeof *jobs);
   char logname[64];
   for (int b = 0; b < h->nbase; b++) {
     DrArgv a = {0};
@@ -91,14 +91,14 @@ static int first_batch(DrHunt *h) {
   char *path = dr_hunt_path(c, "plain-1.sched.json");
   int got = read_json(path, &j);
   free(path);
-  if (got < 0) st = DR_EXIT_USAGE;
+  if (got < 0) st = DRVM_EXIT_USAGE;
   if (got > 0) h->base_points = (uint64_t)dr_json_num(&j, "points", 0);
   dr_json_free(&j);
   if (pct_job >= 0 && !st) {
     path = dr_hunt_path(c, "pct-0.sched.json");
     got = read_json(path, &j);
     free(path);
-    if (got < 0) st = DR_EXIT_USAGE;
+    if (got < 0) st = DRVM_EXIT_USAGE;
     double pts = got > 0 ? dr_json_num(&j, "points", 0) : 0;
     if (pts >= 1) {
       h->pct_steps = (uint64_t)pts;
@@ -114,7 +114,7 @@ static int first_batch(DrHunt *h) {
     path = dr_hunt_path(c, "drfinder-0.sched.json");
     got = read_json(path, &j);
     free(path);
-    if (got < 0) st = DR_EXIT_USAGE;
+    if (got < 0) st = DRVM_EXIT_USAGE;
     h->phase1_relations = (int)dr_json_num(&j, "relations_out", 0);
     dr_json_free(&j);
   }
@@ -250,7 +250,7 @@ static char *race_key(const DrJson *race) {
   const char *type = obj ? obj : loc;
   const char *hash = strchr(type, '#');
   size_t n = hash ? (size_t)(hash - type) : strlen(type);
-  return dr_hunt_fmt("%.*s allocated at %s", (int)n, type, alloc);
+  return dr_fmt("%.*s allocated at %s", (int)n, type, alloc);
 }
 
 static int read_run(DrHunt *h, const DrHuntJob *job, int ti, int r) {
@@ -259,7 +259,7 @@ static int read_run(DrHunt *h, const DrHuntJob *job, int ti, int r) {
   run->status = job->status;
   run->signo = job->signo;
   run->cpu = job->cpu_seconds;
-  run->failed = !(run->status == 0 || run->status == 1 || run->status == DR_EXIT_RACES);
+  run->failed = !(run->status == 0 || run->status == 1 || run->status == DRVM_EXIT_RACES);
   run->exception = run->status == 1;
   char name[128];
   snprintf(name, sizeof name, "%s-%d.json", te->name, r);
@@ -289,13 +289,13 @@ static int read_run(DrHunt *h, const DrHuntJob *job, int ti, int r) {
   }
   dr_json_free(&rep);
   free(path);
-  if (got < 0) return DR_EXIT_USAGE;
+  if (got < 0) return DRVM_EXIT_USAGE;
   snprintf(name, sizeof name, "%s-%d.sched.json", te->name, r);
   path = dr_hunt_path(&h->c, name);
   DrJson sr;
   got = read_json(path, &sr);
   free(path);
-  if (got < 0) return DR_EXIT_USAGE;
+  if (got < 0) return DRVM_EXIT_USAGE;
   if (dr_json_num(&sr, "uncaught", 0) > 0) run->exception = true;
   te->suspensions += (long long)dr_json_num(&sr, "suspensions", 0);
   te->thrashings += (long long)dr_json_num(&sr, "thrashings", 0);
@@ -336,17 +336,17 @@ int dr_hunt_execute(DrHunt *h) {
   if (st) return st;
   int n = h->c.runs, njobs = h->ntech * n;
   for (int ti = 0; ti < h->ntech; ti++) {
-    h->tech[ti].runs = dr_xcalloc((size_t)n, sizeof *h->tech[ti].runs);
-    h->tech[ti].cumulative = dr_xcalloc((size_t)n, sizeof *h->tech[ti].cumulative);
+    h->tech[ti].runs = dr_hunt_calloc((size_t)n, sizeof *h->tech[ti].runs);
+    h->tech[ti].cumulative = dr_hunt_calloc((size_t)n, sizeof *h->tech[ti].cumulative);
   }
   /* drfinder's chain goes first so that it starts at once: its runs are
    * sequential and take longest; the other runs fill the other slots */
-  int *order = dr_xcalloc((size_t)h->ntech, sizeof *order), k = 0;
+  int *order = dr_hunt_calloc((size_t)h->ntech, sizeof *order), k = 0;
   for (int ti = 0; ti < h->ntech; ti++)
     if (!strcmp(h->tech[ti].name, "drfinder")) order[k++] = ti;
   for (int ti = 0; ti < h->ntech; ti++)
     if (strcmp(h->tech[ti].name, "drfinder") != 0) order[k++] = ti;
-  DrHuntJob *jobs = dr_xcalloc((size_t)njobs, sizeof *jobs);
+  DrHuntJob *jobs = dr_hunt_calloc((size_t)njobs, sizeof *jobs);
   for (int o = 0; o < h->ntech; o++)
     for (int r = 1; r <= n; r++) {
       int j = o * n + r - 1;

@@ -3,8 +3,8 @@
 #ifndef DR_HUNT_RUN_H
 #define DR_HUNT_RUN_H
 
-#include "hunt_json.h"
 #include "hunt_util.h"
+#include "json.h"
 
 enum { DR_HUNT_MAX_TECH = 8 };
 

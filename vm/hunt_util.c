@@ -13,7 +13,7 @@ int dr_hunt_usage(const char *cmd, const char *fmt, const char *arg) {
   fprintf(stderr, "drvm %s: ", cmd);
   fprintf(stderr, fmt, arg);
   fprintf(stderr, "\nTry 'drvm %s --help'.\n", cmd);
-  return DR_EXIT_USAGE;
+  return DRVM_EXIT_USAGE;
 }
 
 bool dr_hunt_parse_int(const char *s, long long min, long long max, long long *out) {
@@ -151,8 +151,8 @@ bool dr_hunt_setup(DrHuntCommon *c, const char *cmd) {
     size_t blen = strlen(base);
     if (blen > 3 && !strcmp(base + blen - 3, ".dl")) blen -= 3;
     for (int k = 1; k < 1000 && !c->dir; k++) {
-      char *d = k == 1 ? dr_hunt_fmt("%s/drvm-%s-%.*s-%llu", tmp, cmd, (int)blen, base, (unsigned long long)c->seed)
-                       : dr_hunt_fmt("%s/drvm-%s-%.*s-%llu.%d", tmp, cmd, (int)blen, base, (unsigned long long)c->seed, k);
+      char *d = k == 1 ? dr_fmt("%s/drvm-%s-%.*s-%llu", tmp, cmd, (int)blen, base, (unsigned long long)c->seed)
+                       : dr_fmt("%s/drvm-%s-%.*s-%llu.%d", tmp, cmd, (int)blen, base, (unsigned long long)c->seed, k);
       if (mkdir(d, 0755) == 0) {
         c->dir = d;
       } else if (errno != EEXIST) {
@@ -179,24 +179,6 @@ void dr_hunt_common_free(DrHuntCommon *c) {
 
 void dr_argv_add(DrArgv *a, const char *s) { DR_PUSH(a->v, a->n, a->cap, s ? dr_strdup(s) : NULL); }
 
-char *dr_hunt_vfmt(const char *fmt, va_list ap) {
-  va_list again;
-  va_copy(again, ap);
-  int n = vsnprintf(NULL, 0, fmt, ap);
-  char *s = dr_xrealloc(NULL, (size_t)(n < 0 ? 0 : n) + 1);
-  vsnprintf(s, (size_t)(n < 0 ? 0 : n) + 1, fmt, again);
-  va_end(again);
-  return s;
-}
-
-char *dr_hunt_fmt(const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  char *s = dr_hunt_vfmt(fmt, ap);
-  va_end(ap);
-  return s;
-}
-
 void dr_argv_run(DrArgv *a, const char *sched, uint64_t seed, const char *detector) {
   dr_argv_add(a, "drvm");
   dr_argv_add(a, "run");
@@ -211,7 +193,7 @@ void dr_argv_run(DrArgv *a, const char *sched, uint64_t seed, const char *detect
 void dr_argv_addf(DrArgv *a, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  DR_PUSH(a->v, a->n, a->cap, dr_hunt_vfmt(fmt, ap));
+  DR_PUSH(a->v, a->n, a->cap, dr_vfmt(fmt, ap));
   va_end(ap);
 }
 
@@ -228,18 +210,15 @@ void dr_argv_finish(DrArgv *a, const DrHuntCommon *c) {
   DR_PUSH(a->v, a->n, a->cap, NULL);
 }
 
-char *dr_hunt_path(const DrHuntCommon *c, const char *name) { return dr_hunt_fmt("%s/%s", c->dir, name); }
-
+char *dr_hunt_path(const DrHuntCommon *c, const char *name) { return dr_fmt("%s/%s", c->dir, name); }
 
 char *dr_hunt_command(const DrHuntCommon *c, const char *const *args, int nargs) {
   DrBuf b = {0};
-  char num[32];
   dr_buf_append_str(&b, "drvm run");
   for (int i = 0; i < nargs; i++) dr_buf_append_shell_arg(&b, args[i]);
   if (c->max_steps) {
-    snprintf(num, sizeof num, "%llu", (unsigned long long)c->max_steps);
     dr_buf_append_shell_arg(&b, "--max-steps");
-    dr_buf_append_shell_arg(&b, num);
+    dr_buf_printf(&b, " %llu", (unsigned long long)c->max_steps); /* digits: never quoted */
   }
   dr_buf_append_shell_arg(&b, c->prog);
   if (c->nargs) dr_buf_append_shell_arg(&b, "--");
@@ -256,7 +235,7 @@ int dr_hunt_abort(const char *cmd, const DrHuntJob *job) {
   fputs("  the command was:", stderr);
   for (char **a = job->argv; *a; a++) fprintf(stderr, " %s", *a);
   fputs("\n", stderr);
-  return job->status == 3 ? DR_EXIT_COMPILE : DR_EXIT_USAGE;
+  return job->status == 3 ? DRVM_EXIT_COMPILE : DRVM_EXIT_USAGE;
 }
 
 void dr_table_init(DrTable *t, int ncols) {
@@ -267,7 +246,7 @@ void dr_table_init(DrTable *t, int ncols) {
 void dr_table_add(DrTable *t, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  DR_PUSH(t->cells, t->ncells, t->cap, dr_hunt_vfmt(fmt, ap));
+  DR_PUSH(t->cells, t->ncells, t->cap, dr_vfmt(fmt, ap));
   va_end(ap);
 }
 
@@ -276,8 +255,8 @@ void dr_table_add(DrTable *t, const char *fmt, ...) {
 static bool numeric(const char *s) { return (*s >= '0' && *s <= '9') || !strcmp(s, "-"); }
 
 void dr_table_print(const DrTable *t, FILE *out, const char *indent) {
-  int *width = dr_xcalloc((size_t)t->ncols, sizeof *width);
-  bool *right = dr_xcalloc((size_t)t->ncols, sizeof *right);
+  int *width = dr_hunt_calloc((size_t)t->ncols, sizeof *width);
+  bool *right = dr_hunt_calloc((size_t)t->ncols, sizeof *right);
   for (int c = 0; c < t->ncols; c++) right[c] = t->ncells > t->ncols;
   for (int i = 0; i < t->ncells; i++) {
     int c = i % t->ncols, w = (int)strlen(t->cells[i]);
@@ -315,6 +294,15 @@ bool dr_hunt_write_file(const char *cmd, const char *path, const DrBuf *b) {
     return false;
   }
   return true;
+}
+
+void *dr_hunt_calloc(size_t n, size_t size) {
+  void *p = calloc(n ? n : 1, size ? size : 1);
+  if (!p) {
+    fprintf(stderr, "drvm: out of memory (%zu elements of %zu bytes)\n", n, size);
+    exit(70); /* as dr_xrealloc */
+  }
+  return p;
 }
 
 bool dr_hunt_file_exists(const char *path) { return access(path, F_OK) == 0; }

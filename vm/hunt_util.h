@@ -3,11 +3,9 @@
 #ifndef DR_HUNT_UTIL_H
 #define DR_HUNT_UTIL_H
 
-#include <stdarg.h>
-
-#include "hunt_json.h"
+#include "../include/drvm.h" /* the exit statuses: DRVM_EXIT_* */
 #include "hunt_proc.h"
-#include "vm.h"
+#include "json.h"
 
 /* The options both drivers take. */
 typedef struct {
@@ -52,9 +50,6 @@ void dr_argv_addf(DrArgv *a, const char *fmt, ...) DR_PRINTF(2, 3);
 void dr_argv_run(DrArgv *a, const char *sched, uint64_t seed, const char *detector);
 /* Appends --max-steps, the program and its arguments, and the NULL end. */
 void dr_argv_finish(DrArgv *a, const DrHuntCommon *c);
-/* A malloc'd printf. */
-char *dr_hunt_fmt(const char *fmt, ...) DR_PRINTF(1, 2);
-char *dr_hunt_vfmt(const char *fmt, va_list ap);
 /* Reads a child's JSON report: 1 read, 0 missing (and not required), -1
  * an error already printed as "who: ...". */
 int dr_hunt_read_json(const char *who, const char *path, bool required, DrJson *out);
@@ -79,6 +74,11 @@ void dr_table_init(DrTable *t, int ncols);
 void dr_table_add(DrTable *t, const char *fmt, ...) DR_PRINTF(2, 3);
 void dr_table_print(const DrTable *t, FILE *out, const char *indent);
 void dr_table_free(DrTable *t);
+
+/* n zeroed elements of size bytes; exits when out of memory, as
+ * dr_xrealloc does (dr_xcalloc is the VM's, and the drivers need none of
+ * the VM). */
+void *dr_hunt_calloc(size_t n, size_t size);
 
 /* Writes a DrBuf's text to path; false after printing why. */
 bool dr_hunt_write_file(const char *cmd, const char *path, const DrBuf *b);

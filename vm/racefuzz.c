@@ -6,8 +6,9 @@
 #include <string.h>
 
 #include "hunt.h"
-#include "hunt_json.h"
 #include "hunt_util.h"
+#include "json.h"
+#include "pairs.h"
 
 static const char *const help_racefuzz =
     "usage: drvm racefuzz prog.dl [options] [-- args...]\n"
@@ -69,68 +70,47 @@ static void free_jobs(DrHuntJob *jobs, int n) {
   free(jobs);
 }
 
-/* The same pair seen twice, or with its statements the other way round. */
-static bool same_pair(const Pair *p, const char *loc, const char *s1, const char *s2) {
-  return !strcmp(p->location, loc) &&
-         ((!strcmp(p->first, s1) && !strcmp(p->second, s2)) || (!strcmp(p->first, s2) && !strcmp(p->second, s1)));
-}
-
 /* Merges the hybrid runs' pair files into DIR/pairs.txt: the first
- * comment line, then each distinct pair once, in the order first seen. */
+ * comment line, then each distinct pair once (a pair and its mirror image
+ * are one), in the order first seen. */
 static bool merge_pairs(RaceFuzz *rf) {
-  DrBuf out = {0};
-  char *header = NULL;
-  for (int i = 1; i <= HYBRID_RUNS; i++) {
+  DrPairs merged = {0};
+  bool ok = true;
+  for (int i = 1; i <= HYBRID_RUNS && ok; i++) {
     char name[64];
     snprintf(name, sizeof name, "pairs-%d.txt", i);
     char *path = dr_hunt_path(&rf->c, name);
-    char *text = dr_read_file(path, NULL);
+    size_t len;
+    char *text = dr_read_file(path, &len);
     free(path);
     if (!text) continue; /* a run that died wrote none */
-    char *save = NULL;
-    for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-      size_t n = strlen(line);
-      if (n && line[n - 1] == '\r') line[--n] = 0;
-      if (line[0] == '#') {
-        if (!header) header = dr_strdup(line);
-        continue;
-      }
-      if (!n) continue;
-      char *t1 = strchr(line, '\t'), *t2 = t1 ? strchr(t1 + 1, '\t') : NULL;
-      if (!t2 || strchr(t2 + 1, '\t')) {
-        fprintf(stderr, "drvm racefuzz: %s: a line is not 'location<TAB>statement<TAB>statement': %s\n", name, line);
-        free(text);
-        free(header);
-        free(out.data);
-        return false;
-      }
-      *t1 = *t2 = 0;
-      bool seen = false;
-      for (int k = 0; k < rf->npairs && !seen; k++) seen = same_pair(&rf->pairs[k], line, t1 + 1, t2 + 1);
-      if (seen) continue;
-      Pair p;
-      memset(&p, 0, sizeof p);
-      p.location = dr_strdup(line);
-      p.first = dr_strdup(t1 + 1);
-      p.second = dr_strdup(t2 + 1);
-      DR_PUSH(rf->pairs, rf->npairs, rf->cappairs, p);
-    }
+    DrPairs one = {0};
+    char err[600];
+    ok = dr_pairs_parse(text, len, name, &one, err, sizeof err);
+    if (!ok) fprintf(stderr, "drvm racefuzz: %s\n", err);
+    for (int k = 0; k < one.count; k++) dr_pairs_add(&merged, one.items[k]);
+    if (!merged.comment) merged.comment = one.comment, one.comment = NULL;
+    free(one.items);
+    free(one.comment);
     free(text);
   }
-  dr_buf_append_str(&out, header ? header : "# drvm potential races (hybrid)");
-  dr_buf_append_str(&out, "\n");
-  free(header);
-  for (int k = 0; k < rf->npairs; k++) {
-    const Pair *p = &rf->pairs[k];
-    dr_buf_append_str(&out, p->location);
-    dr_buf_append_str(&out, "\t");
-    dr_buf_append_str(&out, p->first);
-    dr_buf_append_str(&out, "\t");
-    dr_buf_append_str(&out, p->second);
-    dr_buf_append_str(&out, "\n");
+  if (!merged.comment) merged.comment = dr_strdup("# drvm potential races (hybrid)");
+  for (int k = 0; k < merged.count && ok; k++) {
+    const DrPair *mp = &merged.items[k];
+    Pair p = {0};
+    p.location = dr_strdup(mp->location);
+    DrBuf s1 = {0}, s2 = {0};
+    dr_pairs_stmt_text(&s1, &mp->first);
+    dr_pairs_stmt_text(&s2, &mp->second);
+    p.first = s1.data;
+    p.second = s2.data;
+    DR_PUSH(rf->pairs, rf->npairs, rf->cappairs, p);
   }
+  DrBuf out = {0};
+  dr_pairs_write(&out, &merged);
+  dr_pairs_free(&merged);
   rf->pairs_file = dr_hunt_path(&rf->c, "pairs.txt");
-  bool ok = dr_hunt_write_file("racefuzz", rf->pairs_file, &out);
+  ok = ok && dr_hunt_write_file("racefuzz", rf->pairs_file, &out);
   free(out.data);
   return ok;
 }
@@ -141,7 +121,7 @@ static int phase1(RaceFuzz *rf) {
   DrHuntCommon *c = &rf->c;
   rf->nplain = c->runs < MAX_PLAIN ? c->runs : MAX_PLAIN;
   int n = rf->nplain + HYBRID_RUNS;
-  DrHuntJob *jobs = dr_xcalloc((size_t)n, sizeof *jobs);
+  DrHuntJob *jobs = dr_hunt_calloc((size_t)n, sizeof *jobs);
   char name[64];
   for (int i = 0; i < n; i++) {
     bool plain = i < rf->nplain;
@@ -175,14 +155,14 @@ static int phase1(RaceFuzz *rf) {
     DrJson j;
     int got = read_sched_report(path, false, &j);
     free(path);
-    if (got < 0) st = DR_EXIT_USAGE;
+    if (got < 0) st = DRVM_EXIT_USAGE;
     if (jobs[i].status == 1 || dr_json_num(&j, "uncaught", 0) > 0) rf->plain_exceptions++;
     dr_json_free(&j);
   }
   rf->normal_seconds = rf->nplain ? plain_sum / rf->nplain : 0;
   rf->hybrid_seconds = hybrid_sum / HYBRID_RUNS;
   free_jobs(jobs, n);
-  if (!st && !merge_pairs(rf)) st = DR_EXIT_USAGE;
+  if (!st && !merge_pairs(rf)) st = DRVM_EXIT_USAGE;
   return st;
 }
 
@@ -198,14 +178,14 @@ static int read_phase2_run(RaceFuzz *rf, const DrHuntJob *job, int pi, int r, ui
   Pair *p = &rf->pairs[pi];
   char name[64];
   *cpu_sum += job->cpu_seconds;
-  bool failed = !(job->status == 0 || job->status == 1 || job->status == DR_EXIT_RACES);
+  bool failed = !(job->status == 0 || job->status == 1 || job->status == DRVM_EXIT_RACES);
   p->failed += failed;
   snprintf(name, sizeof name, "rf-%d-%d.sched.json", pi + 1, r);
   char *path = dr_hunt_path(&rf->c, name);
   DrJson j;
   int got = read_sched_report(path, !failed, &j);
   free(path);
-  if (got < 0) return DR_EXIT_USAGE;
+  if (got < 0) return DRVM_EXIT_USAGE;
   const DrJson *real = dr_json_get(&j, "real_races");
   bool created = real && real->kind == DR_JSON_ARR && real->count > 0;
   bool exception = created && (job->status == 1 || dr_json_num(&j, "uncaught", 0) > 0);
@@ -249,8 +229,8 @@ static int phase2(RaceFuzz *rf) {
   DrHuntCommon *c = &rf->c;
   int n = rf->npairs * c->runs;
   if (!n) return 0;
-  DrHuntJob *jobs = dr_xcalloc((size_t)n, sizeof *jobs);
-  uint64_t *seeds = dr_xcalloc((size_t)n, sizeof *seeds);
+  DrHuntJob *jobs = dr_hunt_calloc((size_t)n, sizeof *jobs);
+  uint64_t *seeds = dr_hunt_calloc((size_t)n, sizeof *seeds);
   char name[64];
   for (int pi = 0; pi < rf->npairs; pi++)
     for (int r = 1; r <= c->runs; r++) {
@@ -436,7 +416,7 @@ static int parse_options(RaceFuzz *rf, int argc, char **argv) {
       break;
     }
     int taken = dr_hunt_common_option(c, "racefuzz", argc, argv, &i);
-    if (taken < 0) return DR_EXIT_USAGE;
+    if (taken < 0) return DRVM_EXIT_USAGE;
     if (taken) continue;
     if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
       fputs(help_racefuzz, stdout);
@@ -457,13 +437,13 @@ int dr_cmd_racefuzz(const char *self, int argc, char **argv) {
   memset(&rf, 0, sizeof rf);
   int st = parse_options(&rf, argc, argv);
   if (st) return st < 0 ? 0 : st;
-  if (!dr_hunt_setup(&rf.c, "racefuzz")) return DR_EXIT_USAGE;
+  if (!dr_hunt_setup(&rf.c, "racefuzz")) return DRVM_EXIT_USAGE;
   rf.c.exe = dr_hunt_self_exe(self);
   st = phase1(&rf);
   if (!st) st = phase2(&rf);
   if (!st) {
     print_results(&rf);
-    if (rf.c.json && !write_json(&rf)) st = DR_EXIT_USAGE;
+    if (rf.c.json && !write_json(&rf)) st = DRVM_EXIT_USAGE;
     fflush(stdout);
   }
   for (int k = 0; k < rf.npairs; k++) {

@@ -86,13 +86,36 @@ def run(args, prog=None, timeout=TIMEOUT):
     return p.returncode, p.stdout, p.stderr
 
 
+# The race pairs file (hybrid's --potential-races, racefuzzer's --race-pairs)
+# is specified in vm/pairs.h, drvm's one reader and writer of it.  These
+# three helpers are all this script knows of the format (the malformed
+# files in usage_errors() break it on purpose).
+def count_pairs(pairs_file):
+    """The pair lines of a pairs file (not comments, not empty)."""
+    with open(pairs_file) as f:
+        return sum(1 for l in f if l.strip() and not l.startswith("#"))
+
+
+def statement(method, pc, line):
+    """A statement as pairs files name it: "Class.method(params) pc line"."""
+    return "%s %s %d" % (method, pc, line)
+
+
+def write_pairs(pairs_file, comment, pairs):
+    """Writes (location, statement, statement) triples after a comment line."""
+    with open(pairs_file, "w") as f:
+        f.write("# %s\n" % comment)
+        for p in pairs:
+            f.write("\t".join(p) + "\n")
+
+
 def phase1(prog):
     """Hybrid's potential races of prog: (pairs file, number of pairs)."""
     out = os.path.join(TMP, os.path.basename(prog) + ".pairs")
     run(["--detector", "hybrid", "--sched", "random", "--seed", "3", "--potential-races", out] + MAX_STEPS, prog)
     if not os.path.exists(out):
         return out, 0
-    return out, sum(1 for l in open(out) if l.strip() and not l.startswith("#"))
+    return out, count_pairs(out)
 
 
 ACCESS = re.compile(r"^\s+(\d+)\s+(GETFIELD|PUTFIELD|GETSTATIC|PUTSTATIC|ALOAD_\w|ASTORE_\w)(_V)?\b")
@@ -114,12 +137,9 @@ def all_accesses(prog):
         elif method:
             m = ACCESS.match(l)
             if m:
-                stmts.append("%s %s %d" % (method, m.group(1), line))
+                stmts.append(statement(method, m.group(1), line))
     out = os.path.join(TMP, os.path.basename(prog) + ".all")
-    with open(out, "w") as f:
-        f.write("# every access of %s\n" % prog)
-        for a, b in zip(stmts, stmts[1:] + stmts[:1]):
-            f.write("all\t%s\t%s\n" % (a, b))
+    write_pairs(out, "every access of %s" % prog, [("all", a, b) for a, b in zip(stmts, stmts[1:] + stmts[:1])])
     return out, len(stmts)
 
 

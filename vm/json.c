@@ -1,10 +1,9 @@
-/* JSON for the drivers: a strict reader (a child's report that is not
- * well-formed must be reported, not half-read) and a pretty writer. */
+/* JSON: a strict reader and a writer (see json.h). */
 #include <errno.h>
 #include <math.h>
 #include <string.h>
 
-#include "hunt_json.h"
+#include "json.h"
 
 /* Deep enough for any report drvm writes; bounds the recursion on
  * malicious or corrupt input. */
@@ -303,7 +302,6 @@ const char *dr_json_str(const DrJson *j, const char *key) {
 void dr_json_quote(DrBuf *b, const char *s) {
   dr_buf_append(b, "\"", 1);
   for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-    char esc[8];
     switch (*p) {
     case '"': dr_buf_append_str(b, "\\\""); break;
     case '\\': dr_buf_append_str(b, "\\\\"); break;
@@ -314,8 +312,7 @@ void dr_json_quote(DrBuf *b, const char *s) {
     case '\f': dr_buf_append_str(b, "\\f"); break;
     default:
       if (*p < 0x20) {
-        snprintf(esc, sizeof esc, "\\u%04x", *p);
-        dr_buf_append_str(b, esc);
+        dr_buf_printf(b, "\\u%04x", *p);
       } else {
         dr_buf_append(b, (const char *)p, 1);
       }
@@ -324,36 +321,81 @@ void dr_json_quote(DrBuf *b, const char *s) {
   dr_buf_append(b, "\"", 1);
 }
 
-/* The comma, newline, indentation and key before a member. */
-static void member(DrJsonW *w, const char *key) {
-  if (w->depth > 0) {
-    if (!w->first[w->depth]) dr_buf_append(&w->buf, ",", 1);
+static void indent(DrBuf *b, int depth) {
+  for (int i = 0; i < depth; i++) dr_buf_append(b, "  ", 2);
+}
+
+/* The separator before a member that is not the container's first. */
+static void separator(DrJsonW *w, const DrJsonLevel *lv) {
+  dr_buf_append(&w->buf, ",", 1);
+  if (!lv->flat) {
     dr_buf_append(&w->buf, "\n", 1);
-    for (int i = 0; i < w->depth; i++) dr_buf_append(&w->buf, "  ", 2);
+    indent(&w->buf, w->depth);
+  } else if (w->wrap) {
+    dr_buf_append(&w->buf, "\n", 1);
+    for (int i = 0; i <= lv->col; i++) dr_buf_append(&w->buf, " ", 1);
+  } else {
+    dr_buf_append(&w->buf, " ", 1);
   }
-  w->first[w->depth] = false;
+}
+
+/* The separator, line break, indentation and key before a member. */
+static void member(DrJsonW *w, const char *key) {
+  DrJsonLevel *lv = &w->level[w->depth];
+  if (w->resumed) {
+    w->resumed = false;
+  } else if (w->depth == 0) {
+    /* the document's one value */
+  } else if (!lv->first) {
+    separator(w, lv);
+  } else if (!lv->flat) {
+    dr_buf_append(&w->buf, "\n", 1);
+    indent(&w->buf, w->depth);
+  }
+  w->wrap = false;
+  lv->first = false;
   if (key) {
     dr_json_quote(&w->buf, key);
     dr_buf_append(&w->buf, ": ", 2);
   }
 }
 
-void dr_jw_begin(DrJsonW *w, const char *key, char open) {
-  member(w, key);
-  dr_buf_append(&w->buf, &open, 1);
-  if (w->depth + 1 < (int)DR_ARRAY_LEN(w->first)) w->depth++;
-  w->first[w->depth] = true;
+/* The column the next character goes to (for dr_jw_wrap). */
+static int column(const DrBuf *b) {
+  size_t i = b->len;
+  while (i > 0 && b->data[i - 1] != '\n') i--;
+  return (int)(b->len - i);
 }
 
+static void begin(DrJsonW *w, const char *key, char open, bool flat) {
+  member(w, key);
+  DrJsonLevel lv = {true, flat || w->level[w->depth].flat, column(&w->buf)};
+  dr_buf_append(&w->buf, &open, 1);
+  if (w->depth + 1 < DR_JSON_MAX_DEPTH) w->depth++;
+  w->level[w->depth] = lv;
+}
+
+void dr_jw_begin(DrJsonW *w, const char *key, char open) { begin(w, key, open, false); }
+
+void dr_jw_begin_flat(DrJsonW *w, const char *key, char open) { begin(w, key, open, true); }
+
 void dr_jw_end(DrJsonW *w, char close) {
-  bool empty = w->first[w->depth];
+  DrJsonLevel lv = w->level[w->depth];
   if (w->depth > 0) w->depth--;
-  if (!empty) {
+  if (!lv.first && !lv.flat) {
     dr_buf_append(&w->buf, "\n", 1);
-    for (int i = 0; i < w->depth; i++) dr_buf_append(&w->buf, "  ", 2);
+    indent(&w->buf, w->depth);
   }
   dr_buf_append(&w->buf, &close, 1);
   if (w->depth == 0) dr_buf_append(&w->buf, "\n", 1);
+}
+
+void dr_jw_wrap(DrJsonW *w) { w->wrap = true; }
+
+void dr_jw_resume(DrJsonW *w, int depth) {
+  w->depth = depth > 0 && depth < DR_JSON_MAX_DEPTH ? depth : 1;
+  w->level[w->depth] = (DrJsonLevel){true, false, 0};
+  w->resumed = true;
 }
 
 void dr_jw_str(DrJsonW *w, const char *key, const char *s) {
@@ -363,21 +405,25 @@ void dr_jw_str(DrJsonW *w, const char *key, const char *s) {
 }
 
 void dr_jw_int(DrJsonW *w, const char *key, long long v) {
-  char num[32];
   member(w, key);
-  snprintf(num, sizeof num, "%lld", v);
-  dr_buf_append_str(&w->buf, num);
+  dr_buf_printf(&w->buf, "%lld", v);
+}
+
+void dr_jw_uint(DrJsonW *w, const char *key, unsigned long long v) {
+  member(w, key);
+  dr_buf_printf(&w->buf, "%llu", v);
 }
 
 void dr_jw_num(DrJsonW *w, const char *key, double v) {
-  char num[40];
   member(w, key);
-  if (!isfinite(v)) {
-    dr_buf_append_str(&w->buf, "null");
-    return;
-  }
-  snprintf(num, sizeof num, "%.6g", v);
-  dr_buf_append_str(&w->buf, num);
+  if (isfinite(v)) dr_buf_printf(&w->buf, "%.6g", v);
+  else dr_buf_append_str(&w->buf, "null");
+}
+
+void dr_jw_fixed(DrJsonW *w, const char *key, double v, int decimals) {
+  member(w, key);
+  if (isfinite(v)) dr_buf_printf(&w->buf, "%.*f", decimals, v);
+  else dr_buf_append_str(&w->buf, "null");
 }
 
 void dr_jw_bool(DrJsonW *w, const char *key, bool v) {
