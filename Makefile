@@ -10,21 +10,53 @@ CFLAGS += $(WARN) $(OPT) $(FPFLAGS)
 LDLIBS += -lffi -ldl -lm
 BUILD ?= build
 
-SRCS := $(wildcard compiler/*.c) $(wildcard vm/*.c) $(wildcard scheduler/*.c) $(wildcard detector/*.c)
-MAIN_SRC := vm/main.c
-LIB_SRCS := $(filter-out $(MAIN_SRC),$(SRCS))
+# The library (libdrvm.a, libdrvm.so: include/drvm.h) is the compiler,
+# the VM core, the schedulers and the detectors; the command line (cli/)
+# is a host of it like any other.
+LIB_SRCS := $(wildcard compiler/*.c) $(wildcard vm/*.c) $(wildcard scheduler/*.c) $(wildcard detector/*.c)
+CLI_SRCS := $(wildcard cli/*.c)
 OBJS := $(patsubst %.c,$(BUILD)/%.o,$(LIB_SRCS)) $(BUILD)/gen/prelude.o
+CLI_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(CLI_SRCS))
+PIC_OBJS := $(patsubst $(BUILD)/%,$(BUILD)/pic/%,$(OBJS))
 UNIT_SRCS := $(wildcard tests/unit/*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/unit/%,$(UNIT_SRCS))
+API_SRCS := $(wildcard tests/api/*.c)
+API_BINS := $(patsubst tests/api/%.c,$(BUILD)/api/%,$(API_SRCS))
 
-all: drvm
+all: drvm libdrvm.a libdrvm.so
 
-drvm: $(OBJS) $(BUILD)/vm/main.o
+drvm: $(CLI_OBJS) $(BUILD)/libdrvm.a
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # any build directory's own binary: make BUILD=build-x build-x/drvm
-$(BUILD)/drvm: $(OBJS) $(BUILD)/vm/main.o
+$(BUILD)/drvm: $(CLI_OBJS) $(BUILD)/libdrvm.a
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/libdrvm.a: $(OBJS)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+libdrvm.a: $(BUILD)/libdrvm.a
+	cp $< $@
+
+libdrvm.so: $(PIC_OBJS)
+	$(CC) -shared $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/pic/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -fPIC -MMD -MP -c -o $@ $<
+
+$(BUILD)/pic/gen/prelude.o: $(BUILD)/gen/prelude.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -fPIC -c -o $@ $<
+
+# tests/api: hosts that use include/drvm.h only, linked with the library
+$(BUILD)/api/%: tests/api/%.c include/drvm.h $(BUILD)/libdrvm.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -Iinclude $(LDFLAGS) -o $@ $< $(BUILD)/libdrvm.a $(LDLIBS)
+
+api: $(API_BINS)
+	@set -e; for t in $(API_BINS); do $$t; done
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -53,7 +85,8 @@ $(FFI_TEST_LIB): $(wildcard tests/ffi/*.c)
 	@mkdir -p $(dir $@)
 	$(CC) -shared -fPIC -O2 -Wall -Wextra -Werror -o $@ $^
 
-test: drvm $(UNIT_BINS) $(FFI_TEST_LIB)
+test: drvm $(UNIT_BINS) $(API_BINS) $(FFI_TEST_LIB)
+	@set -e; for t in $(API_BINS); do $$t; done
 	@python3 tests/runner.py --drvm ./drvm $(addprefix --unit ,$(UNIT_BINS)) tests/lang tests/threads tests/races \
 	  tests/ffi
 	@python3 tests/hunt_test.py ./drvm
@@ -62,7 +95,8 @@ test: drvm $(UNIT_BINS) $(FFI_TEST_LIB)
 
 asan: $(FFI_TEST_LIB)
 	$(MAKE) BUILD=build-asan OPT="-O1 -g -DDR_DEBUG -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
-	  LDFLAGS="-fsanitize=address,undefined" drvm-asan $(patsubst $(BUILD)/%,build-asan/%,$(UNIT_BINS))
+	  LDFLAGS="-fsanitize=address,undefined" drvm-asan $(patsubst $(BUILD)/%,build-asan/%,$(UNIT_BINS) $(API_BINS))
+	@set -e; for t in $(patsubst $(BUILD)/%,build-asan/%,$(API_BINS)); do ASAN_OPTIONS=detect_leaks=1 $$t; done
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 python3 tests/runner.py --drvm ./drvm-asan --no-jdk \
 	  $(addprefix --unit ,$(patsubst $(BUILD)/%,build-asan/%,$(UNIT_BINS))) tests/lang tests/threads tests/ffi
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 python3 tests/runner.py --drvm ./drvm-asan --no-jdk \
@@ -76,7 +110,20 @@ asan: $(FFI_TEST_LIB)
 drvm-nohooks:
 	$(MAKE) BUILD=build-nohooks OPT="$(OPT) -DDR_NO_HOOKS" build-nohooks/drvm
 
-drvm-asan: $(OBJS) $(BUILD)/vm/main.o
+# The build variants: switch dispatch (-DDR_NO_COMPUTED_GOTO) and a
+# collection at every allocation with the internal checks on
+# (-DDR_GC_STRESS -DDR_DEBUG), each running the language tests and the
+# thread tests (3 seeds), and the API tests.
+stress: $(FFI_TEST_LIB)
+	$(MAKE) BUILD=build-switch OPT="-O2 -g -DDR_NO_COMPUTED_GOTO" build-switch/drvm $(patsubst $(BUILD)/%,build-switch/%,$(API_BINS))
+	$(MAKE) BUILD=build-stress OPT="-O1 -g -DDR_GC_STRESS -DDR_DEBUG" build-stress/drvm $(patsubst $(BUILD)/%,build-stress/%,$(API_BINS))
+	@set -e; for v in build-switch build-stress; do for t in $(patsubst $(BUILD)/%,$$v/%,$(API_BINS)); do $$t; done; done
+	python3 tests/runner.py --drvm build-switch/drvm --no-jdk tests/lang tests/ffi
+	python3 tests/runner.py --drvm build-switch/drvm --no-jdk --seeds 3 tests/threads
+	python3 tests/runner.py --drvm build-stress/drvm --no-jdk tests/lang tests/ffi
+	python3 tests/runner.py --drvm build-stress/drvm --no-jdk --seeds 3 tests/threads
+
+drvm-asan: $(CLI_OBJS) $(BUILD)/libdrvm.a
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # Fuzzing (tests/fuzz).  `make fuzz-smoke` builds both harnesses as plain
@@ -125,7 +172,7 @@ demo: drvm
 	./drvm run lang-examples/life.dl
 
 clean:
-	rm -rf build build-asan build-fuzz build-libfuzzer build-nohooks build-stress drvm drvm-asan
+	rm -rf build build-asan build-fuzz build-libfuzzer build-nohooks build-stress build-switch drvm drvm-asan libdrvm.a libdrvm.so
 
-.PHONY: all test unit asan bench demo clean fuzz fuzz-smoke fuzz-bins
+.PHONY: all test unit api stress asan bench demo clean fuzz fuzz-smoke fuzz-bins
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -81,6 +81,10 @@ typedef struct {
   void (*slot_free)(DrDet *d, void *slot); /* may be NULL */
   void (*finish)(DrDet *d);                /* may be NULL: after the run */
   void (*print_stats)(DrDet *d, FILE *out);/* may be NULL */
+  /* For hosts (drvm_detector_explain): whether an access by tid, whose
+   * clock is C, would be ordered after the slot's last accesses, and
+   * why, as a sentence.  May be NULL. */
+  void (*explain)(DrDet *d, const void *slot, const DrVC *C, uint32_t tid, bool write, DrBuf *out);
 } DrDetOps;
 
 /* A found race, kept for the summary and the JSON report. */
@@ -222,5 +226,9 @@ void dr_det_loc_field_name(const DrLoc *loc, DrBuf *b);
 
 /* --- detectors --- */
 extern const DrDetOps dr_ft_ops, dr_djit_ops, dr_basicvc_ops, dr_eraser_ops, dr_hybrid_ops;
+/* The registry (registry.c): a detector's ops by name (NULL: unknown;
+ * "empty" and "none" are not DrDetOps), and every name for messages. */
+const DrDetOps *dr_det_ops(const char *name);
+void dr_det_names(char *out, size_t size);
 
 #endif

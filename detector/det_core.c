@@ -15,8 +15,6 @@
 
 #include "det.h"
 
-const char dr_detector_names[] = "ft, djit, basicvc, eraser, hybrid, empty, none";
-
 DrDetThread *dr_det_thread(DrDet *d, uint32_t tid) {
   if ((int)tid >= d->nthreads) {
     int n = d->threads_cap ? d->threads_cap : 8;
@@ -488,12 +486,11 @@ DrListener *dr_detector_new(DrVM *vm, const DrDetectorOptions *o, DrDetectorResu
     e->result = result;
     return &e->base;
   }
-  static const DrDetOps *const all[] = {&dr_ft_ops, &dr_djit_ops, &dr_basicvc_ops, &dr_eraser_ops, &dr_hybrid_ops};
-  const DrDetOps *ops = NULL;
-  for (size_t i = 0; i < DR_ARRAY_LEN(all); i++)
-    if (!strcmp(all[i]->name, o->name)) ops = all[i];
+  const DrDetOps *ops = dr_det_ops(o->name);
   if (!ops) {
-    snprintf(err, errsize, "unknown detector '%s' (choose one of: %s)", o->name, dr_detector_names);
+    char list[256];
+    dr_det_names(list, sizeof list);
+    snprintf(err, errsize, "unknown detector '%s' (choose one of: %s)", o->name, list);
     return NULL;
   }
   if (o->potential_path && ops != &dr_hybrid_ops) {
@@ -520,4 +517,39 @@ DrListener *dr_detector_new(DrVM *vm, const DrDetectorOptions *o, DrDetectorResu
   vm->shadow_ctx = d;
   dr_det_thread(d, 0);
   return &d->base;
+}
+
+/* ------------------------------------------------------------ the view for hosts */
+
+static DrDet *as_det(DrListener *l) { return l && l->event == det_event ? (DrDet *)l : NULL; }
+
+bool dr_reg_det_clock(DrListener *l, int tid, DrBuf *out) {
+  DrDet *d = as_det(l);
+  if (!d || !d->ops->vector_clocks || tid < 0) return false;
+  const DrVC *C = tid < d->nthreads && d->threads[tid].live ? &d->threads[tid].C : NULL;
+  bool any = false;
+  for (uint32_t u = 0; C && u < C->n; u++)
+    if (C->c[u]) {
+      dr_buf_printf(out, "%sT%u:%u", any ? " " : "", u, C->c[u]);
+      any = true;
+    }
+  if (!any) dr_buf_append_str(out, "(no clock yet)");
+  return true;
+}
+
+bool dr_reg_det_explain(DrListener *l, DrVM *vm, DrObj *obj, DrClass *cls, int32_t index, bool is_static, int tid,
+                        bool write, DrBuf *out) {
+  (void)vm;
+  DrDet *d = as_det(l);
+  if (!d || !d->ops->explain || tid < 0) return false;
+  const DrShadow *sh = is_static ? (cls->id < d->nstatics ? d->statics[cls->id] : NULL) : (const DrShadow *)obj->shadow;
+  if (!sh || index < 0 || (uint32_t)index >= sh->nslots) {
+    dr_buf_append_str(out, "no access to it has been seen yet: nothing to be ordered with");
+    return true;
+  }
+  const DrVC *C = tid < d->nthreads && d->threads[tid].live ? &d->threads[tid].C : NULL;
+  DrVC none = {0};
+  d->ops->explain(d, (const char *)DR_SHADOW_SLOTS(sh) + d->ops->slot_size * (size_t)index, C ? C : &none,
+                  (uint32_t)tid, write, out);
+  return true;
 }

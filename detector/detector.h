@@ -13,10 +13,10 @@
 #ifndef DR_DETECTOR_H
 #define DR_DETECTOR_H
 
-#include "../vm/vm.h"
+#include "../vm/registry.h"
 
 typedef struct {
-  const char *name;          /* one of dr_detector_names */
+  const char *name;          /* a name of the registry (registry.c) */
   bool all_races;            /* every racing pair, not one report per field */
   bool stats;                /* --stats: rule counts, clocks, shadow memory */
   const char *json_path;     /* --report json=FILE, or NULL */
@@ -25,13 +25,6 @@ typedef struct {
   uint64_t seed;
 } DrDetectorOptions;
 
-/* What a finished detector found. */
-typedef struct {
-  int races;                 /* reports printed */
-  bool failed;               /* it could not do its job (a file, a clock overflow) */
-} DrDetectorResult;
-
-extern const char dr_detector_names[];
 
 /* A new detector for vm, or NULL with a message in err for an unknown name
  * (or, for "none", NULL with err empty).  Its listener's finish prints the

@@ -141,7 +141,46 @@ static void ft_stats(DrDet *d, FILE *out) {
              i < FT_WRITE_SAME_EPOCH ? "reads" : "writes");
 }
 
+/* One earlier access, against C: "the last write was at 3@T1, and T2 has
+ * seen T1 up to 2: not ordered". */
+static bool explain_epoch(DrBuf *out, const char *what, DrEpoch e, const DrVC *C, uint32_t tid) {
+  uint32_t u = dr_epoch_tid(e), clock = dr_epoch_clock(e), seen = dr_vc_get(C, u);
+  bool ordered = u == tid || clock <= seen;
+  if (u == tid)
+    dr_buf_printf(out, "the last %s was T%u's own (at %u@T%u): ordered by program order", what, u, clock, u);
+  else
+    dr_buf_printf(out, "the last %s was at %u@T%u, and T%u has seen T%u up to %u: %s", what, clock, u, tid, u, seen,
+                  ordered ? "ordered (happens-before)" : "NOT ordered");
+  return ordered;
+}
+
+static void ft_explain(DrDet *d, const void *slot, const DrVC *C, uint32_t tid, bool write, DrBuf *out) {
+  (void)d;
+  const FtSlot *s = slot;
+  bool ok = true;
+  if (s->W == 0 && s->R == 0) {
+    dr_buf_append_str(out, "no access to it has been seen yet: nothing to be ordered with");
+    return;
+  }
+  if (s->W) ok = explain_epoch(out, "write", s->W, C, tid) && ok;
+  else dr_buf_append_str(out, "no write yet");
+  if (write && r_shared(s)) {
+    const DrCtxVC *rv = r_vc(s);
+    for (uint32_t u = 0; u < rv->vc.n; u++) {
+      if (!rv->vc.c[u]) continue;
+      dr_buf_append_str(out, "; ");
+      ok = explain_epoch(out, "read", DR_EPOCH(u, rv->vc.c[u]), C, tid) && ok;
+    }
+  } else if (write && s->R) {
+    dr_buf_append_str(out, "; ");
+    ok = explain_epoch(out, "read", s->R, C, tid) && ok;
+  }
+  dr_buf_printf(out, ". A %s by T%u now %s", write ? "write" : "read", tid,
+                ok ? "is ordered after them: no race" : "would race");
+}
+
 const DrDetOps dr_ft_ops = {
+    .explain = ft_explain,
     .name = "ft",
     .slot_size = sizeof(FtSlot),
     .vector_clocks = true,

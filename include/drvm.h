@@ -357,6 +357,8 @@ bool drvm_run_to_end(DrVM *vm);
 int drvm_finish(DrVM *vm, DrvmResult *r);
 /* drvm_start, drvm_run_to_end and drvm_finish in one. */
 int drvm_run(DrVM *vm, int argc, const char *const *argv, DrvmResult *r);
+/* The chosen scheduler's name ("native"; for a replay, the recorded one's). */
+const char *drvm_scheduler_name(const DrVM *vm);
 /* The scheduler's statistics (text lines, or JSON object members for
  * json), after the run; false if it has none. */
 bool drvm_scheduler_report(DrVM *vm, FILE *out, bool json);

@@ -4,7 +4,7 @@
 #ifndef DR_SCHED_H
 #define DR_SCHED_H
 
-#include "../vm/sched_iface.h"
+#include "../vm/registry.h"
 
 /* --- deterministic randomness (sched_rng.c) --- */
 typedef struct {
@@ -46,47 +46,19 @@ enum {
 };
 #define DR_CONTEST_DEFAULT_NOISE 0.2
 
-/* "native", "random", "rr", "pct" or "contest"; NULL for an unknown name. */
+/* A scheduler of the registry (registry.c) by name; NULL for an unknown
+ * name. */
 DrScheduler *dr_sched_create(const char *name, const DrSchedOptions *opt);
-extern const char *const dr_sched_names; /* "native, random, rr, pct, contest" for help texts */
-/* sched_pct.c, sched_contest.c, sched_drfinder.c, sched_racefuzzer.c */
+/* The factories the registry lists: sched_basic.c, sched_pct.c,
+ * sched_contest.c, sched_drfinder.c, sched_racefuzzer.c */
+DrScheduler *dr_sched_native_create(const DrSchedOptions *opt);
+DrScheduler *dr_sched_random_create(const DrSchedOptions *opt);
+DrScheduler *dr_sched_rr_create(const DrSchedOptions *opt);
 DrScheduler *dr_sched_pct_create(const DrSchedOptions *opt);
 DrScheduler *dr_sched_contest_create(const DrSchedOptions *opt);
 DrScheduler *dr_sched_drfinder_create(const DrSchedOptions *opt);
 DrScheduler *dr_sched_racefuzzer_create(const DrSchedOptions *opt);
 
-/* --- record and replay (sched_replay.c) --- */
-/* One recorded answer: type 'P' a pick (value: thread id), 'Q' a quantum,
- * 'W' a notify's waiter index, 'S' a spurious wake-up (-1 none); count
- * repeats it. */
-typedef struct {
-  char type;
-  int64_t value;
-  uint64_t count;
-} DrSchedAnswer;
-
-/* Wraps inner: every decision is passed through and written to path when
- * dr_sched_record_finish is called.  Returns NULL (message on stderr) if
- * path cannot be written. */
-DrScheduler *dr_sched_record(DrScheduler *inner, const char *path, const char *program, uint64_t program_hash,
-                             uint64_t seed, bool spurious);
-bool dr_sched_record_finish(DrScheduler *rec);
-/* The scheduler a recording wraps. */
-DrScheduler *dr_sched_record_inner(DrScheduler *rec);
-/* Reads a recording.  Returns NULL with a message on stderr if it cannot
- * be read.  *seed and *spurious receive the recorded run's settings. */
-DrScheduler *dr_sched_replay(const char *path, const char *program, uint64_t program_hash, uint64_t *seed,
-                             bool *spurious);
-/* After a replayed run: false (message on stderr) if it diverged or ended
- * before the recording did. */
-bool dr_sched_replay_done(DrScheduler *s, DrVM *vm);
-/* A recording's answers so far (valid until its next decision). */
-int dr_sched_record_log(DrScheduler *rec, const DrSchedAnswer **out);
-/* Replays answers[0..n) (a run recorded with `points`), then lets `then`
- * decide: the re-playable prefix that systematic exploration branches
- * from.  Destroying it destroys then. */
-DrScheduler *dr_sched_prefix(const DrSchedAnswer *answers, int n, unsigned points, DrScheduler *then);
-/* Makes a replay (dr_sched_replay) a prefix replay continued by then. */
-void dr_sched_replay_then(DrScheduler *replay, DrScheduler *then);
+/* Record and replay (sched_replay.c) are declared in vm/registry.h. */
 
 #endif

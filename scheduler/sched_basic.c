@@ -31,7 +31,6 @@ typedef struct {
   uint64_t quantum;
 } Basic;
 
-const char *const dr_sched_names = "native, random, rr, pct, contest, drfinder, racefuzzer";
 
 /* A uniformly random enabled thread other than avoid (unless it is the
  * only one).  Rejection sampling over all live threads keeps a point
@@ -108,16 +107,7 @@ static int basic_spurious(DrScheduler *s, DrVM *vm, DrThread *const *waiting, in
 
 static void basic_destroy(DrScheduler *s) { free(s); }
 
-DrScheduler *dr_sched_create(const char *name, const DrSchedOptions *opt) {
-  Kind kind;
-  if (strcmp(name, "native") == 0) kind = KIND_NATIVE;
-  else if (strcmp(name, "random") == 0) kind = KIND_RANDOM;
-  else if (strcmp(name, "rr") == 0) kind = KIND_RR;
-  else if (strcmp(name, "pct") == 0) return dr_sched_pct_create(opt);
-  else if (strcmp(name, "contest") == 0) return dr_sched_contest_create(opt);
-  else if (strcmp(name, "drfinder") == 0) return dr_sched_drfinder_create(opt);
-  else if (strcmp(name, "racefuzzer") == 0) return dr_sched_racefuzzer_create(opt);
-  else return NULL;
+static DrScheduler *basic_create(Kind kind, const DrSchedOptions *opt) {
   Basic *b = dr_xcalloc(1, sizeof *b);
   b->kind = kind;
   b->base.name = kind == KIND_NATIVE ? "native" : kind == KIND_RANDOM ? "random" : "rr";
@@ -132,3 +122,7 @@ DrScheduler *dr_sched_create(const char *name, const DrSchedOptions *opt) {
   if (!b->quantum) b->quantum = kind == KIND_NATIVE ? DR_NATIVE_MEAN_QUANTUM : kind == KIND_RR ? DR_RR_QUANTUM : 4;
   return &b->base;
 }
+
+DrScheduler *dr_sched_native_create(const DrSchedOptions *opt) { return basic_create(KIND_NATIVE, opt); }
+DrScheduler *dr_sched_random_create(const DrSchedOptions *opt) { return basic_create(KIND_RANDOM, opt); }
+DrScheduler *dr_sched_rr_create(const DrSchedOptions *opt) { return basic_create(KIND_RR, opt); }

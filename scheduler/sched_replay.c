@@ -34,8 +34,11 @@ typedef struct {
   DrScheduler base;
   DrScheduler *inner;  /* recording: the scheduler deciding; replay: the one
                           continuing after a prefix (NULL: a full replay) */
-  FILE *out;
-  char *path;
+  char *path;          /* recording: the file written at the end (NULL: none) */
+  /* recording: the header's facts */
+  char *program;
+  uint64_t program_hash, seed;
+  bool spurious;
   Entry *log;
   int nlog, log_cap;
   uint64_t used;       /* replay: answers given */
@@ -62,6 +65,19 @@ static DrThread *rec_pick(DrScheduler *s, DrVM *vm, DrThread *cur, DrPickReason 
   return r;
 }
 
+/* The host chose another thread than the one recorded: the recording
+ * keeps the thread that really ran. */
+static void rec_overridden(DrScheduler *s, DrVM *vm, DrThread *chosen) {
+  Tape *t = (Tape *)s;
+  Entry *last = t->nlog ? &t->log[t->nlog - 1] : NULL;
+  ASSERT(last && last->type == 'P', "an override without a pick");
+  if (last && last->type == 'P') {
+    if (--last->count == 0) t->nlog--;
+    tape_add(t, 'P', chosen->id);
+  }
+  if (t->inner->overridden) t->inner->overridden(t->inner, vm, chosen);
+}
+
 static int rec_pick_waiter(DrScheduler *s, DrVM *vm, DrObj *lock, DrThread *const *waiters, int n) {
   Tape *t = (Tape *)s;
   int r = t->inner->pick_waiter(t->inner, vm, lock, waiters, n);
@@ -86,38 +102,49 @@ static int rec_spurious(DrScheduler *s, DrVM *vm, DrThread *const *waiting, int 
 static void tape_destroy(DrScheduler *s) {
   Tape *t = (Tape *)s;
   if (t->inner) t->inner->destroy(t->inner);
-  if (t->out) fclose(t->out);
   free(t->log);
   free(t->path);
+  free(t->program);
   free(t);
 }
 
-DrScheduler *dr_sched_record(DrScheduler *inner, const char *path, const char *program, uint64_t program_hash,
-                             uint64_t seed, bool spurious) {
-  FILE *f = fopen(path, "w");
-  if (!f) {
-    fprintf(stderr, "drvm: cannot write %s: %s\n", path, strerror(errno));
-    return NULL;
+DrScheduler *dr_sched_record(DrScheduler *inner, unsigned points, const char *path, const char *program,
+                             uint64_t program_hash, uint64_t seed, bool spurious, char *err, size_t errsize) {
+  if (path) { /* fail before the run, not after it */
+    FILE *f = fopen(path, "w");
+    if (!f || fclose(f) != 0) {
+      snprintf(err, errsize, "cannot write %s: %s", path, strerror(errno));
+      return NULL;
+    }
   }
   Tape *t = dr_xcalloc(1, sizeof *t);
   t->base.name = inner->name;
-  t->base.points = inner->points;
+  t->base.points = points;
   t->base.pick = rec_pick;
+  t->base.overridden = rec_overridden;
   t->base.pick_waiter = rec_pick_waiter;
   t->base.quantum = rec_quantum;
   t->base.spurious = rec_spurious;
   t->base.destroy = tape_destroy;
   t->inner = inner;
-  t->out = f;
-  t->path = dr_strdup(path);
-  fprintf(f, "drvm-schedule 1\nprogram %s %016llx\nseed %llu\nspurious %d\npoints %u\nscheduler %s\ndecisions\n",
-          program, (unsigned long long)program_hash, (unsigned long long)seed, spurious ? 1 : 0, inner->points,
-          inner->name);
+  t->path = path ? dr_strdup(path) : NULL;
+  t->program = dr_strdup(program);
+  t->program_hash = program_hash;
+  t->seed = seed;
+  t->spurious = spurious;
   return &t->base;
 }
 
-bool dr_sched_record_finish(DrScheduler *s) {
+bool dr_sched_record_write(DrScheduler *s, const char *path, char *err, size_t errsize) {
   Tape *t = (Tape *)s;
+  FILE *f = fopen(path, "w");
+  if (!f) {
+    snprintf(err, errsize, "cannot write %s: %s", path, strerror(errno));
+    return false;
+  }
+  fprintf(f, "drvm-schedule 1\nprogram %s %016llx\nseed %llu\nspurious %d\npoints %u\nscheduler %s\ndecisions\n",
+          t->program, (unsigned long long)t->program_hash, (unsigned long long)t->seed, t->spurious ? 1 : 0,
+          t->base.points, t->inner->name);
   int col = 0;
   for (int i = 0; i < t->nlog; i++) {
     char buf[64];
@@ -125,20 +152,24 @@ bool dr_sched_record_finish(DrScheduler *s) {
                                            (unsigned long long)t->log[i].count)
                                 : snprintf(buf, sizeof buf, "%c%lld", t->log[i].type, (long long)t->log[i].value);
     if (col + n + 1 > 78) {
-      fputc('\n', t->out);
+      fputc('\n', f);
       col = 0;
     }
-    if (col) fputc(' ', t->out), col++;
-    fputs(buf, t->out);
+    if (col) fputc(' ', f), col++;
+    fputs(buf, f);
     col += n;
   }
-  if (col) fputc('\n', t->out);
-  fputs("end\n", t->out);
-  bool ok = !ferror(t->out);
-  ok = fclose(t->out) == 0 && ok;
-  t->out = NULL;
-  if (!ok) fprintf(stderr, "drvm: cannot write %s\n", t->path);
+  if (col) fputc('\n', f);
+  fputs("end\n", f);
+  bool ok = !ferror(f);
+  ok = fclose(f) == 0 && ok;
+  if (!ok) snprintf(err, errsize, "cannot write %s", path);
   return ok;
+}
+
+bool dr_sched_record_finish(DrScheduler *s, char *err, size_t errsize) {
+  Tape *t = (Tape *)s;
+  return !t->path || dr_sched_record_write(s, t->path, err, errsize);
 }
 
 /* ------------------------------------------------------------- replay */
@@ -275,8 +306,16 @@ static bool parse_entries(Tape *t, FILE *f) {
   }
 }
 
+/* The host overrode a replayed decision: the replay continues by its
+ * recording (and will report the divergence if it no longer fits). */
+static void rep_overridden(DrScheduler *s, DrVM *vm, DrThread *chosen) {
+  Tape *t = (Tape *)s;
+  if (t->inner && t->inner->overridden && t->pos >= t->nlog) t->inner->overridden(t->inner, vm, chosen);
+}
+
 static DrScheduler *replay_init(Tape *t, unsigned points) {
   t->base.name = "replay";
+  t->base.overridden = rep_overridden;
   t->base.points = points;
   t->base.pick = rep_pick;
   t->base.pick_waiter = rep_pick_waiter;
@@ -309,10 +348,10 @@ int dr_sched_record_log(DrScheduler *rec, const DrSchedAnswer **out) {
 }
 
 DrScheduler *dr_sched_replay(const char *path, const char *program, uint64_t program_hash, uint64_t *seed,
-                             bool *spurious) {
+                             bool *spurious, FILE *warn, char *err, size_t errsize) {
   FILE *f = fopen(path, "r");
   if (!f) {
-    fprintf(stderr, "drvm: cannot read %s: %s\n", path, strerror(errno));
+    snprintf(err, errsize, "cannot read %s: %s", path, strerror(errno));
     return NULL;
   }
   char prog[256], sched[64];
@@ -324,14 +363,14 @@ DrScheduler *dr_sched_replay(const char *path, const char *program, uint64_t pro
   Tape *t = dr_xcalloc(1, sizeof *t);
   t->path = dr_strdup(path);
   if (ok != 6 || !parse_entries(t, f)) {
-    fprintf(stderr, "drvm: %s is not a drvm schedule recording (drvm run --record FILE writes one)\n", path);
+    snprintf(err, errsize, "%s is not a drvm schedule recording (drvm run --record FILE writes one)", path);
     fclose(f);
     tape_destroy(&t->base);
     return NULL;
   }
   fclose(f);
   if (strcmp(prog, program) != 0 || hash != program_hash)
-    fprintf(stderr, "drvm: warning: %s was recorded for %s%s; replaying anyway\n", path, prog,
+    fprintf(warn, "drvm: warning: %s was recorded for %s%s; replaying anyway\n", path, prog,
             strcmp(prog, program) ? "" : " before it changed");
   *seed = sd;
   *spurious = sp != 0;

@@ -4,7 +4,7 @@
 #define DR_HUNT_RUN_H
 
 #include "hunt_util.h"
-#include "json.h"
+#include "../vm/json.h"
 
 enum { DR_HUNT_MAX_TECH = 8 };
 

@@ -3,7 +3,7 @@
 #ifndef DR_HUNT_PROC_H
 #define DR_HUNT_PROC_H
 
-#include "common.h"
+#include "../vm/common.h"
 
 typedef struct DrHuntJob {
   char **argv;      /* NULL-terminated; argv[0] is shown, the exe is run */

@@ -5,7 +5,7 @@
 
 #include "../include/drvm.h" /* the exit statuses: DRVM_EXIT_* */
 #include "hunt_proc.h"
-#include "json.h"
+#include "../vm/json.h"
 
 /* The options both drivers take. */
 typedef struct {

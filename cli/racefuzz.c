@@ -7,8 +7,8 @@
 
 #include "hunt.h"
 #include "hunt_util.h"
-#include "json.h"
-#include "pairs.h"
+#include "../vm/json.h"
+#include "../vm/pairs.h"
 
 static const char *const help_racefuzz =
     "usage: drvm racefuzz prog.dl [options] [-- args...]\n"
