@@ -36,7 +36,7 @@ void dr_error(DrDiagList *d, DrPos pos, const char *fmt, ...) {
 }
 
 /* Insertion sort: stable, and error lists are short. */
-static void diag_sort(DrDiagList *d) {
+void dr_diag_sort(DrDiagList *d) {
   for (int i = 1; i < d->count; i++) {
     DrDiag x = d->items[i];
     int j = i - 1;
@@ -86,7 +86,7 @@ static void diag_print_line(const DrSource *src, int line, int col, FILE *out) {
 }
 
 void dr_diag_print(DrDiagList *d, FILE *out) {
-  diag_sort(d);
+  dr_diag_sort(d);
   for (int i = 0; i < d->count; i++) {
     DrDiag *e = &d->items[i];
     const char *path = e->src && e->src->path ? e->src->path : "<input>";

@@ -27,5 +27,7 @@ void dr_error(DrDiagList *d, DrPos pos, const char *fmt, ...) DR_PRINTF(3, 4);
  * a caret under the column, then "N error(s)". Errors are sorted by
  * position (stable), as a compiler user expects. */
 void dr_diag_print(DrDiagList *d, FILE *out);
+/* Sorts the errors by position (stable), as dr_diag_print shows them. */
+void dr_diag_sort(DrDiagList *d);
 
 #endif

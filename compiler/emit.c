@@ -118,14 +118,17 @@ static void layout(Em *E, DrClassSym *k) {
   c->nfields = ninst;
   c->field_is_ref = dr_xcalloc((size_t)ninst + 1, 1);
   c->field_names = dr_xcalloc((size_t)ninst + 1, sizeof(char *));
+  c->field_kinds = dr_xcalloc((size_t)ninst + 1, 1);
   if (nsuper) {
     memcpy(c->field_is_ref, k->super->rt->field_is_ref, (size_t)nsuper);
+    memcpy(c->field_kinds, k->super->rt->field_kinds, (size_t)nsuper);
     memcpy(c->field_names, k->super->rt->field_names, sizeof(char *) * (size_t)nsuper);
   }
   c->nstatics = nstat;
   c->statics = dr_xcalloc((size_t)nstat + 1, sizeof(DrValue));
   c->static_is_ref = dr_xcalloc((size_t)nstat + 1, 1);
   c->static_names = dr_xcalloc((size_t)nstat + 1, sizeof(char *));
+  c->static_kinds = dr_xcalloc((size_t)nstat + 1, 1);
   int fi = nsuper, si = 0;
   for (int i = 0; i < k->nfields; i++) {
     DrFieldSym *f = k->fields[i];
@@ -133,10 +136,12 @@ static void layout(Em *E, DrClassSym *k) {
     if (field_is_static(f)) {
       f->slot = si;
       c->static_is_ref[si] = em_is_ref(f->type);
+      c->static_kinds[si] = (uint8_t)em_kind(f->type);
       c->static_names[si++] = dr_strdup(f->name);
     } else {
       f->slot = fi;
       c->field_is_ref[fi] = em_is_ref(f->type);
+      c->field_kinds[fi] = (uint8_t)em_kind(f->type);
       c->field_names[fi++] = dr_strdup(f->name);
     }
   }

@@ -71,6 +71,17 @@ static bool known(const char *name) {
   return false;
 }
 
+bool dr_reg_det_check(const char *name, const char *text, DrStrPool *pool, char *err, size_t errsize) {
+  if (!known(name)) {
+    char list[256];
+    dr_det_names(list, sizeof list);
+    snprintf(err, errsize, "unknown detector '%s' (choose one of: %s)", name, list);
+    return false;
+  }
+  DrDetectorOptions o = {.name = name};
+  return dr_opts_parse(options, dr_reg_det_option_count(), name, text, &o, pool, err, errsize);
+}
+
 DrListener *dr_reg_det_new(DrVM *vm, const char *name, const char *text, uint64_t seed, const char *rerun,
                            DrDetectorResult *result, DrStrPool *pool, char *err, size_t errsize) {
   memset(result, 0, sizeof *result);

@@ -94,7 +94,7 @@ DrScheduler *dr_sched_create(const char *name, const DrSchedOptions *opt) {
 }
 
 DrScheduler *dr_reg_sched_new(const char *name, const char *text, uint64_t seed, const char *rerun,
-                              uint64_t *seed_used, DrStrPool *pool, char *err, size_t errsize) {
+                              uint64_t *seed_given, uint64_t *seed_run, DrStrPool *pool, char *err, size_t errsize) {
   int i = find(name);
   if (i < 0) {
     char list[256];
@@ -106,8 +106,9 @@ DrScheduler *dr_reg_sched_new(const char *name, const char *text, uint64_t seed,
   if (!dr_opts_parse(options, dr_reg_sched_option_count(), name, text, &so, pool, err, errsize)) return NULL;
   /* a restarted run (DrFinder after a deadlock) draws anew, but from
    * the seed given, so the seed still reproduces the whole sequence */
+  *seed_given = so.seed;
   if (so.attempt) so.seed = (so.seed ^ ((uint64_t)so.attempt * 0x9E3779B97F4A7C15u)) % 1000003u;
-  if (seed_used) *seed_used = so.seed;
+  *seed_run = so.seed;
   return factories[i](&so);
 }
 

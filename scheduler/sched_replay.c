@@ -201,7 +201,7 @@ static void diverged(Tape *t, DrVM *vm, char want, const char *why) {
     if (line >= 0) fprintf(vm->err_file, " at line %d", line);
   }
   fprintf(vm->err_file, "): the run asks %s, but %s\n", kind_question(want), why);
-  dr_halt(vm, DR_EXIT_REPLAY);
+  dr_halt(vm, DR_EXIT_REPLAY, DRVM_OUTCOME_REPLAY_DIVERGED);
 }
 
 /* The next recorded answer of type want, or false (the run is stopped). */
@@ -382,7 +382,7 @@ DrScheduler *dr_sched_replay(const char *path, const char *program, uint64_t pro
 
 bool dr_sched_replay_done(DrScheduler *s, DrVM *vm) {
   Tape *t = (Tape *)s;
-  if (vm->halting && vm->exit_status == DR_EXIT_REPLAY) return false;
+  if (vm->halting && vm->halt_outcome == DRVM_OUTCOME_REPLAY_DIVERGED) return false;
   if (t->pos < t->nlog && !t->inner) {
     dr_flush_output(vm);
     fprintf(vm->err_file, "drvm: replay of %s diverged: the run ended after %llu decisions, the recording has more\n",

@@ -126,5 +126,5 @@ void dr_report_deadlock(DrVM *vm) {
   if (cycles) fprintf(f, "Found %d deadlock%s.\n", cycles, cycles == 1 ? "" : "s");
   else fputs("No cycle of locks, joins or class initializations: the threads wait for notifications that can never come.\n", f);
   fflush(f);
-  dr_halt(vm, DR_EXIT_DEADLOCK);
+  dr_halt(vm, DR_EXIT_DEADLOCK, DRVM_OUTCOME_DEADLOCK);
 }

@@ -252,6 +252,7 @@ void dr_gc_collect(DrVM *vm) {
 }
 
 void *dr_gc_alloc(DrVM *vm, DrClass *cls, size_t size) {
+  ASSERT(!vm->in_listener, "a listener allocated a GC object (listeners may only read)");
 #ifdef DR_GC_STRESS
   dr_gc_collect(vm);
 #else

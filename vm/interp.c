@@ -129,12 +129,13 @@ static int64_t d2j(double d) {
 static void step_limit_reached(DrVM *vm) {
   dr_flush_output(vm);
   fprintf(vm->err_file, "drvm: stopped after %llu steps (--max-steps limit)\n", (unsigned long long)vm->max_steps);
-  dr_halt(vm, DR_EXIT_STEPS);
+  dr_halt(vm, DR_EXIT_STEPS, DRVM_OUTCOME_STEP_LIMIT);
 }
 
-void dr_halt(DrVM *vm, int status) {
+void dr_halt(DrVM *vm, int status, int outcome) {
   vm->halting = true;
   vm->exit_status = status;
+  vm->halt_outcome = outcome;
 }
 
 #ifdef DR_TRACE_EXEC

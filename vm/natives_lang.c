@@ -16,7 +16,7 @@ static bool object_hash_code(DrVM *vm, DrValue *args, DrValue *ret) {
 
 static bool system_exit(DrVM *vm, DrValue *args, DrValue *ret) {
   (void)ret;
-  dr_halt(vm, args[0].i);
+  dr_halt(vm, args[0].i, DRVM_OUTCOME_EXIT);
   return false; /* the interpreter unwinds everything while halting */
 }
 

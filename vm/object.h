@@ -108,12 +108,14 @@ struct DrClass {
   int nfields;
   uint8_t *field_is_ref;   /* nfields entries */
   const char **field_names;/* nfields entries, for diagnostics */
+  uint8_t *field_kinds;    /* nfields DrKinds, for hosts reading values */
 
   /* statics */
   int nstatics;
   DrValue *statics;
   uint8_t *static_is_ref;
   const char **static_names;
+  uint8_t *static_kinds;
 
   DrMethod **vtable;
   int vtable_len;

@@ -16,11 +16,12 @@ const DrvmEntry *dr_reg_sched_entry(int i);
 int dr_reg_sched_option_count(void);
 const DrvmEntry *dr_reg_sched_option(int i);
 /* A scheduler by name with "key=value" options; seed is the default for
- * seed= (the seed used goes to *seed_used), rerun the command that
- * reruns the run.  Option strings it keeps are added to pool.  NULL with
+ * seed= (the seed given goes to *seed_given, and the one its choices
+ * use, which a restart derives from it, to *seed_run), rerun the command
+ * that reruns the run.  Option strings it keeps are added to pool.  NULL with
  * a message in err. */
 DrScheduler *dr_reg_sched_new(const char *name, const char *options, uint64_t seed, const char *rerun,
-                              uint64_t *seed_used, DrStrPool *pool, char *err, size_t errsize);
+                              uint64_t *seed_given, uint64_t *seed_run, DrStrPool *pool, char *err, size_t errsize);
 /* --- record and replay (scheduler/sched_replay.c) --- */
 /* One recorded answer: type 'P' a pick (value: thread id), 'Q' a quantum,
  * 'W' a notify's waiter index, 'S' a spurious wake-up (-1 none); count
@@ -75,6 +76,8 @@ const DrvmEntry *dr_reg_det_option(int i);
  * empty for "none"; NULL with a message otherwise. */
 DrListener *dr_reg_det_new(DrVM *vm, const char *name, const char *options, uint64_t seed, const char *rerun,
                            DrDetectorResult *result, DrStrPool *pool, char *err, size_t errsize);
+/* Whether name and options make a detector (false with a message). */
+bool dr_reg_det_check(const char *name, const char *options, DrStrPool *pool, char *err, size_t errsize);
 /* The detector's view for hosts (include/drvm.h): false if it has none. */
 bool dr_reg_det_clock(DrListener *det, int tid, DrBuf *out);
 bool dr_reg_det_explain(DrListener *det, DrVM *vm, DrObj *obj, DrClass *cls, int32_t field, bool is_static, int tid,

@@ -42,9 +42,11 @@ static void vm_free_method(DrMethod *m) {
 static void vm_free_class(DrClass *c) {
   free(c->interfaces);
   free(c->field_is_ref);
+  free(c->field_kinds);
   free(c->field_names);
   free(c->statics);
   free(c->static_is_ref);
+  free(c->static_kinds);
   free(c->static_names);
   if (!(c->flags & DR_CLS_ARRAY)) free(c->vtable); /* arrays share Object's */
   free(c->itable);

@@ -116,6 +116,7 @@ typedef struct DrVM {
   uint64_t preempt_at;     /* steps at which the running thread's quantum ends (UINT64_MAX: never) */
   bool halting;            /* System.exit, deadlock, step limit: stop every thread */
   int exit_status;
+  int halt_outcome;        /* why it halted: a DrvmOutcome */
   int64_t vclock_ns;       /* virtual clock behind currentTimeMillis/nanoTime/sleep */
   int64_t next_deadline;   /* earliest deadline of a timed sleep/wait/join (INT64_MAX: none) */
   bool blocked;            /* a native just blocked the running thread */
@@ -228,7 +229,8 @@ int dr_run_main(DrVM *vm, DrClass *cls, int argc, char **argv);
 bool dr_main_start(DrVM *vm, DrClass *cls, int argc, const char *const *argv, int *status);
 int dr_interp_continue(DrVM *vm);
 int dr_interp_resume(DrVM *vm, struct DrThread *t);
-void dr_halt(DrVM *vm, int status);
+/* Stops every thread: the run ends with status, as outcome (DrvmOutcome). */
+void dr_halt(DrVM *vm, int status, int outcome);
 
 /* --- threads and monitors (threads.c, sched_point.c) --- */
 DrThread *dr_thread_new(DrVM *vm);

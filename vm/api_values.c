@@ -1,0 +1,162 @@
+/* include/drvm.h: the program's values and the detector's view, for
+ * hosts (a REPL's `print`, `hb`). */
+#include <string.h>
+
+#include "api.h"
+
+static DrClass *class_named(DrVM *vm, const char *name) {
+  char buf[256];
+  for (int i = 0; i < vm->nclasses; i++) {
+    DrClass *c = vm->classes[i];
+    if (!strcmp(c->name, name) || !strcmp(dr_class_display_name(c, buf, sizeof buf), name)) return c;
+  }
+  return NULL;
+}
+
+/* "Account#3" (or "int[]#2"): the object of that class and number. */
+static DrObj *object_named(DrVM *vm, const char *name) {
+  const char *hash = strrchr(name, '#');
+  if (!hash || !hash[1]) return NULL;
+  char *end;
+  unsigned long serial = strtoul(hash + 1, &end, 10);
+  if (*end) return NULL;
+  char cls[256];
+  snprintf(cls, sizeof cls, "%.*s", (int)(hash - name), name);
+  DrClass *c = class_named(vm, cls);
+  for (DrObj *o = vm->objects; c && o; o = o->gc_next)
+    if (o->cls == c && o->serial == serial) return o;
+  return NULL;
+}
+
+/* A value as Java prints it; strings quoted, objects by name. */
+static void value_text(DrVM *vm, DrKind k, DrValue v, DrBuf *b) {
+  (void)vm;
+  if (k != DR_K_REF) {
+    dr_buf_append_value(b, k, v);
+    return;
+  }
+  char buf[300];
+  if (v.ref && (v.ref->cls->flags & DR_CLS_STRING)) {
+    dr_buf_append_str(b, "\"");
+    dr_buf_append_jstring(b, (const DrString *)v.ref);
+    dr_buf_append_str(b, "\"");
+  } else {
+    dr_buf_append_str(b, dr_obj_name(v.ref, buf, sizeof buf));
+  }
+}
+
+static bool put(DrBuf *b, char *out, size_t size) {
+  snprintf(out, size, "%s", b->data ? b->data : "");
+  free(b->data);
+  return true;
+}
+
+/* The last slot of that name: a subclass's field hides its superclass's. */
+static int slot_named(const char **names, int n, const char *field) {
+  for (int i = n - 1; i >= 0; i--)
+    if (names[i] && !strcmp(names[i], field)) return i;
+  return -1;
+}
+
+bool drvm_static_value(DrVM *vm, const char *cls, const char *field, char *out, size_t size) {
+  DrClass *c = class_named(vm, cls);
+  if (!c) return dr_api_fail(vm, "no class %s", cls);
+  int s = slot_named(c->static_names, c->nstatics, field);
+  if (s < 0 || !c->static_kinds) return dr_api_fail(vm, "%s has no static field %s", cls, field);
+  DrBuf b = {0};
+  value_text(vm, (DrKind)c->static_kinds[s], c->statics[s], &b);
+  return put(&b, out, size);
+}
+
+bool drvm_field_value(DrVM *vm, const char *obj, const char *field, char *out, size_t size) {
+  DrObj *o = object_named(vm, obj);
+  if (!o) return dr_api_fail(vm, "no object %s (objects are named like Account#1)", obj);
+  DrClass *c = o->cls;
+  DrBuf b = {0};
+  if (c->flags & DR_CLS_ARRAY) {
+    const DrArray *a = (const DrArray *)o;
+    char *end;
+    long i = strtol(field, &end, 10);
+    if (!strcmp(field, "length")) {
+      dr_buf_printf(&b, "%d", a->length);
+      return put(&b, out, size);
+    }
+    if (*end || end == field || i < 0 || i >= a->length) return dr_api_fail(vm, "%s has no element %s", obj, field);
+    DrValue v;
+    const char *base = DR_ARRAY_DATA(a);
+    memset(&v, 0, sizeof v);
+    switch (c->elem_kind) {
+    case DR_K_BOOLEAN: v.i = ((const uint8_t *)base)[i]; break;
+    case DR_K_CHAR: v.i = ((const uint16_t *)base)[i]; break;
+    case DR_K_INT: v.i = ((const int32_t *)base)[i]; break;
+    case DR_K_LONG: v.j = ((const int64_t *)base)[i]; break;
+    case DR_K_DOUBLE: v.d = ((const double *)base)[i]; break;
+    default: v.ref = ((DrObj *const *)base)[i]; break;
+    }
+    value_text(vm, c->elem_kind, v, &b);
+    return put(&b, out, size);
+  }
+  if (c->flags & DR_CLS_STRING) return dr_api_fail(vm, "%s is a String: its fields are not the program's", obj);
+  int s = slot_named(c->field_names, c->nfields, field);
+  if (s < 0 || !c->field_kinds) return dr_api_fail(vm, "%s has no field %s", obj, field);
+  value_text(vm, (DrKind)c->field_kinds[s], ((DrInstance *)o)->fields[s], &b);
+  return put(&b, out, size);
+}
+
+/* ------------------------------------------------------------ the detector's view */
+
+bool drvm_detector_clock(DrVM *vm, int thread, char *out, size_t size) {
+  DrApi *a = vm->api;
+  if (thread < 0 || thread >= vm->nall_threads) return dr_api_fail(vm, "no thread T%d", thread);
+  DrBuf b = {0};
+  if (!dr_reg_det_clock(a->detector, thread, &b)) {
+    free(b.data);
+    return dr_api_fail(vm, "the detector keeps no vector clocks (ft, djit and basicvc do)");
+  }
+  return put(&b, out, size);
+}
+
+/* "Account#1.balance", "Bank.total" or "int[]#2[3]" as a location. */
+static bool location_named(DrVM *vm, const char *loc, DrObj **obj, DrClass **cls, int32_t *index, bool *is_static) {
+  char buf[512];
+  snprintf(buf, sizeof buf, "%s", loc);
+  char *br = strchr(buf, '[');
+  if (br) {
+    *br = 0;
+    *obj = object_named(vm, buf);
+    char *end;
+    long i = strtol(br + 1, &end, 10);
+    if (!*obj || !((*obj)->cls->flags & DR_CLS_ARRAY) || strcmp(end, "]") != 0 || i < 0 ||
+        i >= ((DrArray *)*obj)->length)
+      return dr_api_fail(vm, "no array element %s", loc);
+    *cls = (*obj)->cls, *index = (int32_t)i, *is_static = false;
+    return true;
+  }
+  char *dot = strrchr(buf, '.');
+  if (!dot) return dr_api_fail(vm, "%s names no location (Account#1.balance, Bank.total, int[]#2[3])", loc);
+  *dot = 0;
+  *obj = strchr(buf, '#') ? object_named(vm, buf) : NULL;
+  *is_static = !*obj;
+  *cls = *obj ? (*obj)->cls : class_named(vm, buf);
+  if (!*cls) return dr_api_fail(vm, "no object or class %s", buf);
+  *index = *is_static ? slot_named((*cls)->static_names, (*cls)->nstatics, dot + 1)
+                      : slot_named((*cls)->field_names, (*cls)->nfields, dot + 1);
+  if (*index < 0) return dr_api_fail(vm, "%s has no field %s", buf, dot + 1);
+  return true;
+}
+
+bool drvm_detector_explain(DrVM *vm, const char *location, int thread, bool write, char *out, size_t size) {
+  DrApi *a = vm->api;
+  if (thread < 0 || thread >= vm->nall_threads) return dr_api_fail(vm, "no thread T%d", thread);
+  DrObj *obj;
+  DrClass *cls;
+  int32_t index;
+  bool is_static;
+  if (!location_named(vm, location, &obj, &cls, &index, &is_static)) return false;
+  DrBuf b = {0};
+  if (!dr_reg_det_explain(a->detector, vm, obj, cls, index, is_static, thread, write, &b)) {
+    free(b.data);
+    return dr_api_fail(vm, "the detector cannot explain orders (ft can)");
+  }
+  return put(&b, out, size);
+}
