@@ -152,9 +152,7 @@ static bool wire_scheduler(DrVM *vm) {
     if (!rec) return false;
     a->top = a->recorder = rec;
   }
-  vm->sched = a->top;
-  vm->sched_points = points;
-  if (points) vm->hooks = true;
+  dr_vm_set_scheduler(vm, a->top, a->step_points);
   vm->seed = a->replay ? a->replay_seed : a->run_seed; /* new Random()'s, as recorded */
   vm->spurious_wakeups = a->spurious;
   return true;

@@ -77,6 +77,10 @@ struct DrScheduler {
 };
 
 /* --- what the VM offers schedulers (vm/sched_point.c) --- */
+/* Installs s (NULL: none) as vm's scheduler, with its scheduling points
+ * and any extra ones (DR_SP_*) a stepping host wants: the one way to
+ * wire a scheduler.  The caller keeps s and destroys it after the run. */
+void dr_vm_set_scheduler(DrVM *vm, DrScheduler *s, unsigned extra_points);
 /* The end of a scheduling point once t is chosen (by the scheduler or a
  * stepping host): returns t, ready to run. */
 DrThread *dr_sched_chosen(DrVM *vm, DrThread *t);

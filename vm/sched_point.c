@@ -242,6 +242,12 @@ static void maybe_spurious(DrVM *vm) {
   free(waiting);
 }
 
+void dr_vm_set_scheduler(DrVM *vm, DrScheduler *s, unsigned extra_points) {
+  vm->sched = s;
+  vm->sched_points = s ? s->points | extra_points : 0;
+  if (vm->sched_points) vm->hooks = true;
+}
+
 static bool step_here(DrVM *vm);
 
 DrThread *dr_sched_point(DrVM *vm, int reason) {

@@ -13,8 +13,10 @@
  * Without libFuzzer, -DDR_FUZZ_MAIN builds a main() that runs the inputs
  * named on the command line, and with --mutate N also N deterministic
  * variants of each (see fuzz_main.h; `make fuzz-smoke` runs it). */
-#include "../../compiler/compile.h"
+#include "../../include/drvm.h"
+#include "../../vm/common.h" /* dr_xrealloc, dr_read_file: fuzz_main.h's */
 
+#include <stdlib.h>
 #include <string.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -29,54 +31,38 @@ static void fz_fail(const char *what) {
     if (!(cond)) fz_fail(#cond);                                              \
   } while (0)
 
-/* true when the input compiled without error */
+/* true when the input compiled without error.  Through the embedding API,
+ * as every host compiles (include/drvm.h). */
 static bool fz_one(const uint8_t *data, size_t size) {
-  /* a private copy without a NUL after the bytes: the lexer must never
-   * read past len, and ASan sees it only if nothing follows */
-  char *text = dr_xrealloc(NULL, size ? size : 1);
-  if (size) memcpy(text, data, size);
-  DrSource src = {"<fuzz>", text, size};
-
-  DrVM vm;
-  dr_vm_init(&vm);
-  DrDiagList diags;
-  dr_diag_init(&diags);
-  DrClass *main_class = dr_compile(&vm, &src, &diags);
-
-  /* a failure always says why */
-  FZ_REQUIRE((main_class != NULL) == (diags.count == 0));
+  DrVM *vm = drvm_new(NULL, NULL, 0);
+  FZ_REQUIRE(vm != NULL);
+  bool ok = drvm_compile_string(vm, "<fuzz>", (const char *)data, size);
+  int n = drvm_diag_count(vm);
+  /* a failure always says why: errors, or (NUL bytes) a message */
+  FZ_REQUIRE(ok == (n == 0));
+  FZ_REQUIRE(ok || drvm_error(vm)[0] != '\0');
   /* lines end as in Java (JLS 3.4): LF, CR, or CR LF */
   int nlines = 1;
   for (size_t i = 0; i < size; i++)
-    nlines += text[i] == '\n' || (text[i] == '\r' && (i + 1 == size || text[i + 1] != '\n'));
-  for (int i = 0; i < diags.count; i++) {
-    const DrDiag *d = &diags.items[i];
+    nlines += data[i] == '\n' || (data[i] == '\r' && (i + 1 == size || data[i + 1] != '\n'));
+  for (int i = 0; i < n; i++) {
+    DrvmDiag d;
+    FZ_REQUIRE(drvm_diag(vm, i, &d));
     /* the prelude is drvm's own code: no user program can break it */
-    FZ_REQUIRE(d->src == &src);
-    FZ_REQUIRE(d->line >= 1 && d->line <= nlines && d->col >= 1);
-    FZ_REQUIRE(d->msg != NULL && d->msg[0] != '\0');
+    FZ_REQUIRE(strcmp(d.file, "<fuzz>") == 0);
+    FZ_REQUIRE(d.line >= 1 && d.line <= nlines && d.col >= 1);
+    FZ_REQUIRE(d.message != NULL && d.message[0] != '\0');
+    FZ_REQUIRE(d.source_line != NULL && !strchr(d.source_line, '\n'));
   }
-
-  /* Printing the errors reads the source lines around each position.
-   * drvm prints from dr_read_file's buffer, which ends in a NUL, so the
-   * printer gets one here too. */
-  if (diags.count) {
-    char *text0 = dr_xrealloc(NULL, size + 1);
-    if (size) memcpy(text0, data, size);
-    text0[size] = '\0';
-    src.text = text0;
+  if (n) { /* printing reads the source lines around each position */
     FILE *null = fopen("/dev/null", "w");
     if (null) {
-      dr_diag_print(&diags, null);
+      drvm_print_diags(vm, null);
       fclose(null);
     }
-    free(text0);
   }
-
-  dr_diag_free(&diags);
-  dr_vm_free(&vm);
-  free(text);
-  return main_class != NULL;
+  drvm_free(vm);
+  return ok;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {

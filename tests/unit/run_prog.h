@@ -30,12 +30,12 @@ static inline char *run_captured_io(DrVM *vm, DrClass *main, int *status, bool w
   DrScheduler *own = NULL;
   if (!vm->sched) {
     DrSchedOptions so = {.seed = 0, .noise = -1};
-    vm->sched = own = dr_sched_create("native", &so);
+    dr_vm_set_scheduler(vm, own = dr_sched_create("native", &so), 0);
   }
   *status = dr_run_main(vm, main, 0, NULL);
   if (own) {
     own->destroy(own);
-    vm->sched = NULL;
+    dr_vm_set_scheduler(vm, NULL, 0);
   }
   fflush(f);
   long n = ftell(f);

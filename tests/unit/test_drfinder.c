@@ -71,13 +71,11 @@ static char *run_order(DrVM *vm, DrClass *main, const char *sched, DrSchedOption
   DrScheduler *s = dr_sched_create(sched, so);
   char err[300] = "";
   if (s->start && !s->start(s, vm, err, sizeof err)) fprintf(stderr, "start: %s\n", err);
-  vm->sched = s;
-  vm->sched_points = s->points;
-  if (s->points) vm->hooks = true;
+  dr_vm_set_scheduler(vm, s, 0);
   char *out = run_captured_io(vm, main, status, false);
   if (s->finish && !s->finish(s, vm, err, sizeof err)) fprintf(stderr, "finish: %s\n", err);
   s->destroy(s);
-  vm->sched = NULL;
+  dr_vm_set_scheduler(vm, NULL, 0);
   return out;
 }
 

@@ -102,7 +102,7 @@ static void test_scripted(DrCheck *t) {
   sc.base.quantum = scripted_quantum;
   sc.base.destroy = scripted_destroy;
   sc.t = t;
-  vm.sched = &sc.base;
+  dr_vm_set_scheduler(&vm, &sc.base, 0);
   Counting cnt;
   memset(&cnt, 0, sizeof cnt);
   cnt.base.name = "count";
@@ -145,8 +145,7 @@ static void test_two_vms_same_seed(DrCheck *t) {
     m[k] = compile_text(&vm[k], counter_prog, "t.dl");
     CHECK(t, m[k] != NULL);
     DrSchedOptions so = {.seed = k < 2 ? 42u : 43u, .noise = -1};
-    vm[k].sched = dr_sched_create("random", &so);
-    vm[k].sched_points = vm[k].sched->points;
+    dr_vm_set_scheduler(&vm[k], dr_sched_create("random", &so), 0);
     memset(&cnt[k], 0, sizeof cnt[k]);
     cnt[k].base.name = "count";
     cnt[k].base.event = counting_event;
@@ -186,15 +185,16 @@ static void test_prefix_replay(DrCheck *t) {
     CHECK(t, m != NULL);
     DrSchedOptions so = {.seed = k == 2 ? 99u : 42u, .noise = -1};
     DrScheduler *rec = NULL;
+    char err[300];
     if (k == 0) {
       DrScheduler *inner = dr_sched_create("random", &so);
       points = inner->points;
-      vm.sched = rec = dr_sched_record(inner, "/dev/null", "t.dl", 0, 42, false);
+      rec = dr_sched_record(inner, points, "/dev/null", "t.dl", 0, 42, false, err, sizeof err);
+      dr_vm_set_scheduler(&vm, rec, 0);
     } else {
       int n = k == 1 ? nanswers : nanswers / 3;
-      vm.sched = dr_sched_prefix(answers, n, points, dr_sched_create(k == 1 ? "rr" : "random", &so));
+      dr_vm_set_scheduler(&vm, dr_sched_prefix(answers, n, points, dr_sched_create(k == 1 ? "rr" : "random", &so)), 0);
     }
-    vm.sched_points = vm.sched->points;
     Counting cnt;
     memset(&cnt, 0, sizeof cnt);
     cnt.base.name = "count";
@@ -210,7 +210,7 @@ static void test_prefix_replay(DrCheck *t) {
       nanswers = dr_sched_record_log(rec, &log);
       answers = malloc(sizeof *answers * (size_t)(nanswers ? nanswers : 1));
       memcpy(answers, log, sizeof *answers * (size_t)nanswers);
-      CHECK(t, dr_sched_record_finish(rec));
+      CHECK(t, dr_sched_record_finish(rec, err, sizeof err));
     }
     texts[k] = cnt.text.data ? cnt.text.data : calloc(1, 1);
     vm.sched->destroy(vm.sched);
