@@ -43,7 +43,7 @@
  * What the paper leaves to the implementation (Section 5.4): thrashing --
  * every runnable thread suspended -- resumes a random suspended thread;
  * a deadlock reached under DrFinder's suspensions restarts the run
- * (vm/main.c, DrSchedOptions.attempt); an escort whose acquisition does
+ * (cli/run.c via the scheduler option attempt=N, DrSchedOptions.attempt); an escort whose acquisition does
  * not come within DR_DRF_ESCORT_POINTS scheduling points, or whose thread
  * ends, is given up and t goes on.
  *

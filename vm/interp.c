@@ -6,7 +6,7 @@
  * an exception, a scheduling point), and LOAD() reads them after the
  * frame stack changed or another green thread took over.
  *
- * Threads switch only at scheduling points (scheduler/sched.h): before
+ * Threads switch only at scheduling points (vm/sched_iface.h): before
  * synchronization instructions (SYNC_POINT), before a synchronizing
  * native (Thread.start, Object.wait...), at a thread's end, when its
  * quantum of steps runs out (step_slow), and -- with the hooked dispatch

@@ -1,6 +1,6 @@
 /* Green threads and monitors: the data the interpreter, the scheduler
  * interface and the listeners share.  All threads run on one OS thread;
- * the VM switches only at scheduling points (scheduler/sched.h). */
+ * the VM switches only at scheduling points (vm/sched_iface.h). */
 #ifndef DR_THREAD_H
 #define DR_THREAD_H
 

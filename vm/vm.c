@@ -213,7 +213,7 @@ bool dr_vm_link(DrVM *vm) {
   for (int i = 0; i < DR_WK__COUNT; i++) {
     vm->known[i] = dr_find_class(vm, names[i]);
     if (!vm->known[i]) {
-      fprintf(stderr, "drvm: internal error: built-in class %s missing\n", names[i]);
+      fprintf(vm->err_file, "drvm: internal error: built-in class %s missing\n", names[i]);
       ok = false;
     }
   }
@@ -241,7 +241,7 @@ bool dr_vm_link(DrVM *vm) {
     m->sync_event = (int8_t)ev;
     if (!m->native) m->native = dr_native_lookup(m->owner->name, m->desc);
     if (!m->native) {
-      fprintf(stderr, "drvm: internal error: no native for %s.%s\n", m->owner->name, m->desc);
+      fprintf(vm->err_file, "drvm: internal error: no native for %s.%s\n", m->owner->name, m->desc);
       ok = false;
     }
   }
@@ -256,7 +256,7 @@ bool dr_vm_link(DrVM *vm) {
     if (strcmp(vm->known[DR_WK_THREAD]->field_names[i], "tid") == 0) vm->thread_tid_slot = i;
     else if (strcmp(vm->known[DR_WK_THREAD]->field_names[i], "interrupted") == 0) vm->thread_intr_slot = i;
   if (!vm->thread_run || !vm->uncaught_handler || vm->thread_tid_slot < 0 || vm->thread_intr_slot < 0) {
-    fprintf(stderr, "drvm: internal error: Thread.run or Boot.uncaught missing\n");
+    fprintf(vm->err_file, "drvm: internal error: Thread.run or Boot.uncaught missing\n");
     ok = false;
   }
   return ok;
