@@ -144,9 +144,9 @@ void drvm_free(DrVM *vm) {
   if (a->host.destroy) a->host.destroy(a->host_user);
   if (a->out_sink) fclose(a->out_sink);
   if (a->err_sink) fclose(a->err_sink);
-  dr_diag_free(&a->diags);
   for (int i = 0; a->diag_lines && i < a->diags.count; i++) free(a->diag_lines[i]);
   free(a->diag_lines);
+  dr_diag_free(&a->diags);
   free(a->listeners);
   dr_str_pool_free(&a->pool);
   free(a->choices);
