@@ -373,7 +373,7 @@ typedef struct {
   int nframes;              /* call stack depth */
   int nlocks;               /* monitors held */
   char waiting_for[64];     /* BLOCKED/WAITING: the monitor ("Account#1"); JOINING: "T2"; else "" */
-  int lock_owner;           /* BLOCKED on a monitor: its owner; -1 */
+  int lock_owner;           /* the owner of the monitor it is BLOCKED on or about to lock; -1 */
   DrvmEvent next;           /* what it does when it runs next */
 } DrvmThreadInfo;
 

@@ -205,6 +205,9 @@ bool drvm_thread_info(DrVM *vm, int id, DrvmThreadInfo *out) {
   DrEvent ev;
   dr_sched_pending(vm, t, &ev);
   dr_api_event(vm, &ev, &out->next);
+  /* about to lock a monitor someone else holds: who */
+  const DrMonitor *m = ev.kind == DR_EV_ACQUIRE && ev.obj ? ev.obj->monitor : NULL;
+  if (m && m->owner && m->owner != t) out->lock_owner = m->owner->id;
   return true;
 }
 
