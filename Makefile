@@ -51,12 +51,15 @@ $(BUILD)/pic/gen/prelude.o: $(BUILD)/gen/prelude.c
 	$(CC) $(CPPFLAGS) $(CFLAGS) -fPIC -c -o $@ $<
 
 # tests/api: hosts that use include/drvm.h only, linked with the library
-$(BUILD)/api/%: tests/api/%.c include/drvm.h $(BUILD)/libdrvm.a
+$(BUILD)/api/%: tests/api/%.c tests/api/check.h docs/embedding_example.c include/drvm.h $(BUILD)/libdrvm.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -Iinclude $(LDFLAGS) -o $@ $< $(BUILD)/libdrvm.a $(LDLIBS)
 
+# every API test runs, then the suite fails if any did
+API_RUN = st=0; for t in $(1); do $$t || { echo "FAIL $$t"; st=1; }; done; exit $$st
+
 api: $(API_BINS)
-	@set -e; for t in $(API_BINS); do $$t; done
+	@$(call API_RUN,$(API_BINS))
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -86,7 +89,7 @@ $(FFI_TEST_LIB): $(wildcard tests/ffi/*.c)
 	$(CC) -shared -fPIC -O2 -Wall -Wextra -Werror -o $@ $^
 
 test: drvm $(UNIT_BINS) $(API_BINS) $(FFI_TEST_LIB)
-	@set -e; for t in $(API_BINS); do $$t; done
+	@$(call API_RUN,$(API_BINS))
 	@python3 tests/runner.py --drvm ./drvm $(addprefix --unit ,$(UNIT_BINS)) tests/lang tests/threads tests/races \
 	  tests/ffi
 	@python3 tests/hunt_test.py ./drvm
@@ -96,7 +99,7 @@ test: drvm $(UNIT_BINS) $(API_BINS) $(FFI_TEST_LIB)
 asan: $(FFI_TEST_LIB)
 	$(MAKE) BUILD=build-asan OPT="-O1 -g -DDR_DEBUG -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
 	  LDFLAGS="-fsanitize=address,undefined" drvm-asan $(patsubst $(BUILD)/%,build-asan/%,$(UNIT_BINS) $(API_BINS))
-	@set -e; for t in $(patsubst $(BUILD)/%,build-asan/%,$(API_BINS)); do ASAN_OPTIONS=detect_leaks=1 $$t; done
+	@export ASAN_OPTIONS=detect_leaks=1; $(call API_RUN,$(patsubst $(BUILD)/%,build-asan/%,$(API_BINS)))
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 python3 tests/runner.py --drvm ./drvm-asan --no-jdk \
 	  $(addprefix --unit ,$(patsubst $(BUILD)/%,build-asan/%,$(UNIT_BINS))) tests/lang tests/threads tests/ffi
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 python3 tests/runner.py --drvm ./drvm-asan --no-jdk \
@@ -117,7 +120,7 @@ drvm-nohooks:
 stress: $(FFI_TEST_LIB)
 	$(MAKE) BUILD=build-switch OPT="-O2 -g -DDR_NO_COMPUTED_GOTO" build-switch/drvm $(patsubst $(BUILD)/%,build-switch/%,$(API_BINS))
 	$(MAKE) BUILD=build-stress OPT="-O1 -g -DDR_GC_STRESS -DDR_DEBUG" build-stress/drvm $(patsubst $(BUILD)/%,build-stress/%,$(API_BINS))
-	@set -e; for v in build-switch build-stress; do for t in $(patsubst $(BUILD)/%,$$v/%,$(API_BINS)); do $$t; done; done
+	@$(call API_RUN,$(patsubst $(BUILD)/%,build-switch/%,$(API_BINS)) $(patsubst $(BUILD)/%,build-stress/%,$(API_BINS)))
 	python3 tests/runner.py --drvm build-switch/drvm --no-jdk tests/lang tests/ffi
 	python3 tests/runner.py --drvm build-switch/drvm --no-jdk --seeds 3 tests/threads
 	python3 tests/runner.py --drvm build-stress/drvm --no-jdk tests/lang tests/ffi

@@ -9,7 +9,7 @@
  *     DrvmConfig cfg;
  *     drvm_config_init(&cfg);
  *     cfg.seed = 7;
- *     DrVM *vm = drvm_new(&cfg);
+ *     DrVM *vm = drvm_new(&cfg, NULL, 0);
  *     if (!drvm_compile_file(vm, "bank.dl")) {
  *       drvm_print_diags(vm, stderr);        // or read drvm_diag(vm, i)
  *     } else if (drvm_set_scheduler(vm, "random", NULL) &&
@@ -392,8 +392,9 @@ bool drvm_thread_frame(DrVM *vm, int thread, int depth, DrvmFrame *out);
 /* The i-th monitor thread holds, in acquisition order: "Account#1". */
 bool drvm_thread_lock(DrVM *vm, int thread, int i, char *buf, size_t size);
 
-/* Values as Java prints them ("42", "3.5", "true", "\"hi\"", "null",
- * "Account#2", "int[3]#1").  obj names an object as drvm does
+/* Values as Java prints them ("42", "3.5", "true", "\"hi\"", "null"),
+ * objects by name ("Account#2", "int[]#1"; an array's elements by index,
+ * "0", "1"..., and "length").  obj names an object as drvm does
  * ("Account#2"). */
 bool drvm_static_value(DrVM *vm, const char *cls, const char *field, char *buf, size_t size);
 bool drvm_field_value(DrVM *vm, const char *obj, const char *field, char *buf, size_t size);

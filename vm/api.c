@@ -174,6 +174,7 @@ static const char *base_name(const char *path) {
 bool drvm_compile_string(DrVM *vm, const char *name, const char *text, size_t len) {
   if (!dr_api_check(vm, "drvm_compile", DR_API_NEW, DR_API_NEW)) return false;
   DrApi *a = vm->api;
+  if (a->path) return dr_api_fail(vm, "drvm_compile: not allowed again: a VM compiles one program (it was given %s)", a->path);
   if (!name) name = "prog.dl";
   if (memchr(text, '\0', len)) return dr_api_fail(vm, "%s is not a text file (it contains NUL bytes)", name);
   a->path = dr_strdup(name);

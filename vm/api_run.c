@@ -21,6 +21,7 @@ static void drop_core(DrApi *a) {
 
 bool drvm_set_scheduler(DrVM *vm, const char *name, const char *options) {
   if (!dr_api_check(vm, "drvm_set_scheduler", DR_API_NEW, DR_API_COMPILED)) return false;
+  if (!name) return dr_api_fail(vm, "drvm_set_scheduler: no name");
   DrApi *a = vm->api;
   uint64_t given, seed;
   DrScheduler *s = dr_reg_sched_new(name, options, a->seed, a->rerun, &given, &seed, &a->pool, a->err, sizeof a->err);
@@ -49,6 +50,7 @@ bool drvm_set_host_scheduler(DrVM *vm, const DrvmHostScheduler *hs, void *user) 
  * its name and options are only checked and kept. */
 bool drvm_set_detector(DrVM *vm, const char *name, const char *options) {
   if (!dr_api_check(vm, "drvm_set_detector", DR_API_NEW, DR_API_COMPILED)) return false;
+  if (!name) return dr_api_fail(vm, "drvm_set_detector: no name");
   DrApi *a = vm->api;
   if (!dr_reg_det_check(name, options, &a->pool, a->err, sizeof a->err)) return false;
   free(a->det_name);
@@ -190,6 +192,7 @@ static void go_on(DrVM *vm) {
   DrApi *a = vm->api;
   int st = a->state == DR_API_DECIDED ? dr_interp_resume(vm, a->chosen) : dr_interp_continue(vm);
   if (st < 0) {
+    dr_flush_output(vm); /* a stepping host sees the output so far */
     a->state = DR_API_DECISION;
     dr_api_build_decision(vm, vm->suggested);
   } else {

@@ -120,7 +120,8 @@ bool drvm_detector_clock(DrVM *vm, int thread, char *out, size_t size) {
 static bool location_named(DrVM *vm, const char *loc, DrObj **obj, DrClass **cls, int32_t *index, bool *is_static) {
   char buf[512];
   snprintf(buf, sizeof buf, "%s", loc);
-  char *br = strchr(buf, '[');
+  char *hash = strrchr(buf, '#');
+  char *br = hash ? strchr(hash, '[') : NULL; /* the element's, not the type's ("int[]#2[3]") */
   if (br) {
     *br = 0;
     *obj = object_named(vm, buf);

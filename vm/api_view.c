@@ -196,7 +196,8 @@ bool drvm_thread_info(DrVM *vm, int id, DrvmThreadInfo *out) {
   if (!t) return false;
   memset(out, 0, sizeof *out);
   out->id = id;
-  dr_thread_name(vm, t, out->name, sizeof out->name);
+  const char *name = dr_thread_name(vm, t, out->name, sizeof out->name);
+  if (name != out->name) snprintf(out->name, sizeof out->name, "%s", name); /* an ended thread's kept name */
   out->state = (DrvmThreadState)t->state;
   out->enabled = t->state != DR_TS_ENDED && dr_sched_is_enabled(vm, t);
   out->nframes = t->nframes;

@@ -135,9 +135,8 @@ static void at_blocked(Check *t, DrVM *vm) {
   CHECK_HAS(t, buf, "NOT ordered");
   CHECK(t, drvm_detector_explain(vm, "Account#1.balance", 0, true, buf, sizeof buf));
   CHECK(t, strstr(buf, "NOT ordered") == NULL); /* T0 wrote it itself */
-  /* LIBRARY BUG (reported): array locations, named as drvm.h documents
-   * ("int[]#2[3]"), are never found: vm/api_values.c's location_named
-   * splits the name at its FIRST '[' (the one of "int[]") */
+  /* array locations are named as drvm.h documents: "int[]#2[3]" (the
+   * element's bracket is the one after '#') */
   CHECK(t, drvm_detector_explain(vm, "int[]#1[1]", 1, true, buf, sizeof buf));
   CHECK(t, !drvm_detector_explain(vm, "int[]#1[5]", 1, true, buf, sizeof buf));
   CHECK(t, !drvm_detector_explain(vm, "Bank.nope", 0, true, buf, sizeof buf));
@@ -160,9 +159,7 @@ static void at_end(Check *t, DrVM *vm) {
   CHECK(t, drvm_thread_info(vm, 0, &m) && drvm_thread_info(vm, 1, &w));
   CHECK(t, w.state == DRVM_TS_ENDED && !w.enabled && w.nframes == 0);
   CHECK_STR(t, drvm_thread_state_word(w.state), "TERMINATED");
-  /* LIBRARY BUG (reported): an ended thread's name is "" -- the
-   * library's thread-name helper returns the saved name without copying
-   * it into the buffer drvm_thread_info passes (vm/api_view.c) */
+  /* an ended thread keeps its name */
   CHECK_STR(t, w.name, "Thread-0");
   CHECK(t, m.next.kind == DRVM_EV_END);
   char buf[300];
