@@ -126,7 +126,12 @@ static DrThread *host_pick(DrScheduler *s, DrVM *vm, DrThread *cur, DrPickReason
   vm->in_listener = false;
   for (int i = 0; i < a->decision.nchoices; i++)
     if (a->decision.choices[i].thread == id) return vm->all_threads[id];
-  dr_panic(__FILE__, __LINE__, "host scheduler %s picked T%d, which cannot run", s->name, id);
+  /* the host's bug ends the run, with the reason, not the process */
+  dr_flush_output(vm);
+  fprintf(vm->err_file, "drvm: host scheduler %s picked T%d, which cannot run now; the run stops\n", s->name, id);
+  dr_api_fail(vm, "host scheduler %s picked T%d, which cannot run now", s->name, id);
+  dr_halt(vm, DR_EXIT_USAGE, DRVM_OUTCOME_ERROR);
+  return vm->all_threads[a->decision.choices[0].thread];
 }
 
 static int host_pick_waiter(DrScheduler *s, DrVM *vm, DrObj *lock, DrThread *const *waiters, int n) {
