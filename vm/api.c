@@ -24,8 +24,7 @@ bool dr_api_check(DrVM *vm, const char *fn, DrApiState lo, DrApiState hi) {
   if (vm->in_listener) return dr_api_fail(vm, "%s: called from a listener (listeners may only inspect)", fn);
   DrApiState s = vm->api->state;
   if (s < lo || s > hi) return dr_api_fail(vm, "%s: not allowed %s", fn, state_words[s]);
-  vm->api->err[0] = 0;
-  return true;
+  return true; /* drvm_error keeps the last failure's message */
 }
 
 /* ------------------------------------------------------------ words */

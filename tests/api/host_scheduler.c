@@ -162,8 +162,34 @@ static void replayable(Check *t) {
   unlink(path);
 }
 
+/* A pick that names no runnable thread is the host's bug: the run stops
+ * with an error outcome and says why; the process goes on. */
+static int bad_pick(void *user, DrVM *vm, const DrvmDecision *d) {
+  (void)vm;
+  int *calls = user;
+  return ++*calls == 3 ? 99 : d->choices[0].thread;
+}
+
+static void invalid_pick(Check *t) {
+  Sinks s = {0};
+  int calls = 0;
+  DrVM *vm = vm_with(SRC, &s, 1, 0);
+  if (!vm) return;
+  DrvmHostScheduler hs = {.name = "buggy", .pick = bad_pick};
+  CHECK(t, drvm_set_host_scheduler(vm, &hs, &calls));
+  DrvmResult r;
+  CHECK(t, drvm_run(vm, 0, NULL, &r) == 2);
+  CHECK(t, r.outcome == DRVM_OUTCOME_ERROR && r.exit_status == 2);
+  CHECK(t, calls == 3);
+  CHECK_HAS(t, out_text(&s.err), "host scheduler buggy picked T99, which cannot run now");
+  CHECK_HAS(t, drvm_error(vm), "T99");
+  drvm_free(vm);
+  sinks_free(&s);
+}
+
 int main(void) {
   Check t = {0};
+  invalid_pick(&t);
   lowest_first(&t);
   replayable(&t);
   replace_and_refuse(&t);
