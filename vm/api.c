@@ -24,7 +24,8 @@ bool dr_api_check(DrVM *vm, const char *fn, DrApiState lo, DrApiState hi) {
   if (vm->in_listener) return dr_api_fail(vm, "%s: called from a listener (listeners may only inspect)", fn);
   DrApiState s = vm->api->state;
   if (s < lo || s > hi) return dr_api_fail(vm, "%s: not allowed %s", fn, state_words[s]);
-  return true; /* drvm_error keeps the last failure's message */
+  if (!vm->api->run_failed) vm->api->err[0] = 0; /* a run's own failure stays to be read */
+  return true;
 }
 
 /* ------------------------------------------------------------ words */

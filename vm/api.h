@@ -27,6 +27,7 @@ typedef struct {
 
 typedef struct DrApi {
   char err[1024];
+  bool run_failed;            /* err says why the run stopped: kept */
   DrApiState state;
   /* output sinks */
   DrvmWriteFn write_out, write_err;

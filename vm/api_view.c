@@ -130,6 +130,7 @@ static DrThread *host_pick(DrScheduler *s, DrVM *vm, DrThread *cur, DrPickReason
   dr_flush_output(vm);
   fprintf(vm->err_file, "drvm: host scheduler %s picked T%d, which cannot run now; the run stops\n", s->name, id);
   dr_api_fail(vm, "host scheduler %s picked T%d, which cannot run now", s->name, id);
+  a->run_failed = true;
   dr_halt(vm, DR_EXIT_USAGE, DRVM_OUTCOME_ERROR);
   return vm->all_threads[a->decision.choices[0].thread];
 }
