@@ -4,38 +4,9 @@
 #include <math.h>
 #include <string.h>
 
+#include "help.h"
 #include "hunt.h"
 #include "hunt_run.h"
-
-static const char *const help_hunt =
-    "usage: drvm hunt prog.dl [options] [-- args...]\n"
-    "\n"
-    "Runs `drvm run` on prog.dl N times with each technique, FastTrack (ft)\n"
-    "watching every run, and compares the races they find as the DrFinder\n"
-    "paper (FSE'15) does: its Table 3 (races per technique, races only it\n"
-    "found, races it missed, time and slowdown, DrFinder's thrash rate), the\n"
-    "list of distinct races with the commands that reproduce them, and its\n"
-    "Figure 6 (distinct races found after each run).\n"
-    "\n"
-    "options:\n"
-    "  --runs N          runs per technique (default 10)\n"
-    "  --techniques L    comma-separated schedulers among native, contest, pct,\n"
-    "                    drfinder, random, rr (default native,contest,pct,drfinder:\n"
-    "                    the paper's FT, CT, PCT and DR)\n"
-    "  --depth D         drfinder's depth (default 12)\n"
-    "  --pct-depth D     pct's bug depth (default 3)\n"
-    "  --pct-steps K     pct's k (default: the scheduling points of a plain pct run)\n"
-    "  --jobs N          children at once (default 1); drfinder's runs stay in order\n"
-    "  --seed S          the hunt's seed: every run's seed is derived from it\n"
-    "                    (default: drawn, and printed)\n"
-    "  --dir DIR         where the runs' files go (default: a new directory\n"
-    "                    $TMPDIR/drvm-hunt-<prog>-<seed>)\n"
-    "  --json FILE       also write the results as JSON\n"
-    "  --max-steps N     passed to every run (a run that reaches it is failed)\n"
-    "  -h, --help        show this help\n"
-    "\n"
-    "exit status: 0 when the hunt ran (races found or not), 2 on a usage error\n"
-    "or unreadable results, 3 when the program does not compile.\n";
 
 /* DrFinder's names for the techniques, for the table. */
 static const char *const tech_names[][2] = {{"native", "FT"},  {"contest", "CT"}, {"pct", "PCT"},
@@ -95,7 +66,7 @@ static int parse_options(DrHunt *h, int argc, char **argv) {
     if (taken < 0) return DRVM_EXIT_USAGE;
     if (taken) continue;
     if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-      fputs(help_hunt, stdout);
+      dr_help_topic("hunt", stdout);
       return -1;
     }
     if (!strcmp(a, "--techniques") || !strcmp(a, "--depth") || !strcmp(a, "--pct-depth") || !strcmp(a, "--pct-steps")) {

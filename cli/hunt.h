@@ -11,9 +11,4 @@
 int dr_cmd_hunt(const char *self, int argc, char **argv);
 int dr_cmd_racefuzz(const char *self, int argc, char **argv);
 
-/* A fresh seed for a command given none (run, hunt, racefuzz).  Only the
- * command line draws one; the VM itself never reads the time or the OS's
- * randomness, so the printed seed reruns everything. */
-uint64_t dr_draw_seed(void);
-
 #endif

@@ -13,18 +13,17 @@ enum { DR_HUNT_RESTARTS = 10 };
  * (after saying which file). */
 static int read_json(const char *path, DrJson *out) { return dr_hunt_read_json("drvm hunt", path, false, out); }
 
-static void add_file_opt(DrArgv *a, const DrHuntCommon *c, const char *opt, const char *prefix, const char *fmt, int n) {
+/* Option id of o: a file of the run directory named by fmt and n. */
+static void set_file(DrRunOpts *o, const DrHuntCommon *c, DrRoId id, const char *fmt, int n) {
   char name[128];
   snprintf(name, sizeof name, fmt, n);
   char *p = dr_hunt_path(c, name);
-  dr_argv_add(a, opt);
-  dr_argv_addf(a, "%s%s", prefix, p);
+  dr_ro_set(o, id, p);
   free(p);
 }
 
-static void set_job(DrHuntJob *job, DrArgv *a, const DrHuntCommon *c, const char *logname) {
-  dr_argv_finish(a, c);
-  job->argv = a->v;
+static void set_job(DrHuntJob *job, DrRunOpts *o, const DrHuntCommon *c, const char *logname) {
+  job->argv = dr_hunt_argv(o);
   job->log = dr_hunt_path(c, logname);
   job->after = -1;
 }
@@ -50,31 +49,29 @@ static int first_batch(DrHunt *h) {
   DrHuntJob *jobs = dr_hunt_calloc((size_t)n, sizeof *jobs);
   char logname[64];
   for (int b = 0; b < h->nbase; b++) {
-    DrArgv a = {0};
-    dr_argv_run(&a, "native", dr_hunt_run_seed(c->seed, "plain", b + 1), "none");
-    add_file_opt(&a, c, "--sched-report", "", "plain-%d.sched.json", b + 1);
+    DrRunOpts o;
+    dr_hunt_run_opts(&o, c, "native", dr_hunt_run_seed(c->seed, "plain", b + 1), "none");
+    set_file(&o, c, DR_RO_SCHED_REPORT, "plain-%d.sched.json", b + 1);
     snprintf(logname, sizeof logname, "plain-%d.log", b + 1);
-    set_job(&jobs[b], &a, c, logname);
+    set_job(&jobs[b], &o, c, logname);
   }
   int k = h->nbase;
   if (calibrate) {
-    DrArgv a = {0};
-    dr_argv_run(&a, "pct", dr_hunt_run_seed(c->seed, "pct", 0), "none");
-    dr_argv_add(&a, "--depth");
-    dr_argv_addf(&a, "%d", h->pct_depth);
-    add_file_opt(&a, c, "--sched-report", "", "pct-%d.sched.json", 0);
-    set_job(&jobs[k], &a, c, "pct-0.log");
+    DrRunOpts o;
+    dr_hunt_run_opts(&o, c, "pct", dr_hunt_run_seed(c->seed, "pct", 0), "none");
+    dr_ro_setf(&o, DR_RO_DEPTH, "%d", h->pct_depth);
+    set_file(&o, c, DR_RO_SCHED_REPORT, "pct-%d.sched.json", 0);
+    set_job(&jobs[k], &o, c, "pct-0.log");
     pct_job = k++;
   }
   if (drf) {
-    DrArgv a = {0};
-    dr_argv_run(&a, "drfinder", dr_hunt_run_seed(c->seed, "drfinder", 0), "none");
-    dr_argv_add(&a, "--depth");
-    dr_argv_addf(&a, "%d", h->depth);
-    add_file_opt(&a, c, "--mtr-out", "", "drfinder-mtr-%d.txt", 0);
-    add_file_opt(&a, c, "--record", "", "drfinder-%d.rec", 0);
-    add_file_opt(&a, c, "--sched-report", "", "drfinder-%d.sched.json", 0);
-    set_job(&jobs[k], &a, c, "drfinder-0.log");
+    DrRunOpts o;
+    dr_hunt_run_opts(&o, c, "drfinder", dr_hunt_run_seed(c->seed, "drfinder", 0), "none");
+    dr_ro_setf(&o, DR_RO_DEPTH, "%d", h->depth);
+    set_file(&o, c, DR_RO_MTR_OUT, "drfinder-mtr-%d.txt", 0);
+    set_file(&o, c, DR_RO_RECORD, "drfinder-%d.rec", 0);
+    set_file(&o, c, DR_RO_SCHED_REPORT, "drfinder-%d.sched.json", 0);
+    set_job(&jobs[k], &o, c, "drfinder-0.log");
     drf_job = k++;
   }
   int bad = dr_hunt_run_jobs(c->exe, jobs, n, c->jobs, "plain runs");
@@ -129,7 +126,7 @@ static void drfinder_prepare(DrHuntJob *jobs, int index, void *ctx) {
   DrHunt *h = ctx;
   char **v = jobs[index].argv;
   int k = 0;
-  while (v[k] && strcmp(v[k], "--mtr-in") != 0) k++;
+  while (v[k] && strcmp(v[k], dr_ro_row(DR_RO_MTR_IN)->name) != 0) k++;
   if (!v[k] || dr_hunt_file_exists(v[k + 1])) return;
   for (int r = index - 1; r >= 0; r--) { /* the chain's job i is run i + 1: it reads mtr-i */
     char name[64];
@@ -149,70 +146,49 @@ static void drfinder_prepare(DrHuntJob *jobs, int index, void *ctx) {
   memmove(&v[k], &v[k + 2], sizeof *v * (size_t)(len - k - 1)); /* with the NULL end */
 }
 
-static char *command_of(const DrHuntCommon *c, DrArgv *args) {
-  char *cmd = dr_hunt_command(c, (const char *const *)args->v, args->n);
-  for (int i = 0; i < args->n; i++) free(args->v[i]);
-  free(args->v);
-  memset(args, 0, sizeof *args);
-  return cmd;
-}
-
 static void technique_job(DrHunt *h, DrHuntJob *job, int ti, int r) {
   DrHuntCommon *c = &h->c;
   DrHuntTech *te = &h->tech[ti];
   DrHuntRun *run = &te->runs[r - 1];
   bool drf = !strcmp(te->name, "drfinder"), pct = !strcmp(te->name, "pct");
   run->seed = dr_hunt_run_seed(c->seed, te->name, r);
-  DrArgv a = {0};
-  dr_argv_run(&a, te->name, run->seed, "ft");
+  DrRunOpts o, again, rep;
+  dr_hunt_run_opts(&o, c, te->name, run->seed, "ft");
+  /* the command that reruns it from its seed: its scheduling, not its outputs */
+  dr_hunt_run_opts(&again, c, NULL, 0, NULL);
+  dr_ro_set(&again, DR_RO_SCHED, te->name);
+  dr_ro_setf(&again, DR_RO_SEED, "%llu", (unsigned long long)run->seed);
   char name[128];
-  snprintf(name, sizeof name, "%s-%d.rec", te->name, r);
-  char *rec = dr_hunt_path(c, name);
-  dr_argv_add(&a, "--record");
-  dr_argv_add(&a, rec);
+  snprintf(name, sizeof name, "%s-%%d.rec", te->name);
+  set_file(&o, c, DR_RO_RECORD, name, r);
   snprintf(name, sizeof name, "%s-%%d.json", te->name);
-  add_file_opt(&a, c, "--report", "json=", name, r);
+  set_file(&o, c, DR_RO_REPORT, name, r);
   snprintf(name, sizeof name, "%s-%%d.sched.json", te->name);
-  add_file_opt(&a, c, "--sched-report", "", name, r);
-  DrArgv again = {0};
+  set_file(&o, c, DR_RO_SCHED_REPORT, name, r);
   if (pct) {
-    dr_argv_add(&again, "--sched");
-    dr_argv_add(&again, "pct");
-    dr_argv_add(&again, "--seed");
-    dr_argv_addf(&again, "%llu", (unsigned long long)run->seed);
     if (h->pct_steps) {
-      dr_argv_add(&a, "--pct-steps");
-      dr_argv_addf(&a, "%llu", (unsigned long long)h->pct_steps);
-      dr_argv_add(&again, "--pct-steps");
-      dr_argv_addf(&again, "%llu", (unsigned long long)h->pct_steps);
+      dr_ro_setf(&o, DR_RO_PCT_STEPS, "%llu", (unsigned long long)h->pct_steps);
+      dr_ro_setf(&again, DR_RO_PCT_STEPS, "%llu", (unsigned long long)h->pct_steps);
     }
-    dr_argv_add(&a, "--depth");
-    dr_argv_addf(&a, "%d", h->pct_depth);
-    dr_argv_add(&again, "--depth");
-    dr_argv_addf(&again, "%d", h->pct_depth);
-  } else if (!drf) {
-    dr_argv_add(&again, "--sched");
-    dr_argv_add(&again, te->name);
-    dr_argv_add(&again, "--seed");
-    dr_argv_addf(&again, "%llu", (unsigned long long)run->seed);
+    dr_ro_setf(&o, DR_RO_DEPTH, "%d", h->pct_depth);
+    dr_ro_setf(&again, DR_RO_DEPTH, "%d", h->pct_depth);
   }
   if (drf) {
-    dr_argv_add(&a, "--depth");
-    dr_argv_addf(&a, "%d", h->depth);
-    add_file_opt(&a, c, "--mtr-in", "", "drfinder-mtr-%d.txt", r - 1);
-    add_file_opt(&a, c, "--mtr-out", "", "drfinder-mtr-%d.txt", r);
+    dr_ro_setf(&o, DR_RO_DEPTH, "%d", h->depth);
+    set_file(&o, c, DR_RO_MTR_IN, "drfinder-mtr-%d.txt", r - 1);
+    set_file(&o, c, DR_RO_MTR_OUT, "drfinder-mtr-%d.txt", r);
     /* the paper restarts a run DrFinder's suspensions deadlocked (5.4) */
-    dr_argv_add(&a, "--restarts");
-    dr_argv_addf(&a, "%d", DR_HUNT_RESTARTS);
+    dr_ro_setf(&o, DR_RO_RESTARTS, "%d", DR_HUNT_RESTARTS);
   }
-  if (again.n) run->seed_cmd = command_of(c, &again);
-  DrArgv rep = {0};
-  dr_argv_add(&rep, "--replay");
-  dr_argv_add(&rep, rec);
-  run->replay_cmd = command_of(c, &rep);
-  free(rec);
+  /* a DrFinder run depends on the previous run's relations: only its
+   * recording reruns it */
+  if (drf) dr_ro_free(&again);
+  else run->seed_cmd = dr_hunt_command(&again);
+  dr_hunt_run_opts(&rep, c, NULL, 0, NULL);
+  dr_ro_set(&rep, DR_RO_REPLAY, dr_ro_get(&o, DR_RO_RECORD));
+  run->replay_cmd = dr_hunt_command(&rep);
   snprintf(name, sizeof name, "%s-%d.log", te->name, r);
-  set_job(job, &a, c, name);
+  set_job(job, &o, c, name);
   if (drf) {
     job->prepare = drfinder_prepare;
     job->ctx = h;

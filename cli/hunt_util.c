@@ -1,6 +1,5 @@
 /* The drivers' shared plumbing (see hunt_util.h). */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdarg.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -79,17 +78,6 @@ int dr_hunt_common_option(DrHuntCommon *c, const char *cmd, int argc, char **arg
     c->max_steps = (uint64_t)n;
   }
   return 1;
-}
-
-uint64_t dr_draw_seed(void) {
-  uint64_t s = 0;
-  int fd = open("/dev/urandom", O_RDONLY);
-  if (fd >= 0) {
-    if (read(fd, &s, sizeof s) != (ssize_t)sizeof s) s = 0;
-    close(fd);
-  }
-  if (!s) s = (uint64_t)getpid() * 0x9E3779B97F4A7C15u;
-  return s % 1000000; /* short enough to retype */
 }
 
 static uint64_t splitmix64(uint64_t x) {
@@ -177,54 +165,35 @@ void dr_hunt_common_free(DrHuntCommon *c) {
   c->dir = c->exe = NULL;
 }
 
-void dr_argv_add(DrArgv *a, const char *s) { DR_PUSH(a->v, a->n, a->cap, s ? dr_strdup(s) : NULL); }
-
-void dr_argv_run(DrArgv *a, const char *sched, uint64_t seed, const char *detector) {
-  dr_argv_add(a, "drvm");
-  dr_argv_add(a, "run");
-  dr_argv_add(a, "--sched");
-  dr_argv_add(a, sched);
-  dr_argv_add(a, "--seed");
-  dr_argv_addf(a, "%llu", (unsigned long long)seed);
-  dr_argv_add(a, "--detector");
-  dr_argv_add(a, detector);
+void dr_hunt_run_opts(DrRunOpts *o, const DrHuntCommon *c, const char *sched, uint64_t seed, const char *detector) {
+  dr_ro_init(o);
+  if (sched) {
+    dr_ro_set(o, DR_RO_SCHED, sched);
+    dr_ro_setf(o, DR_RO_SEED, "%llu", (unsigned long long)seed);
+    dr_ro_set(o, DR_RO_DETECTOR, detector);
+  }
+  if (c->max_steps) dr_ro_setf(o, DR_RO_MAX_STEPS, "%llu", (unsigned long long)c->max_steps);
+  o->prog = c->prog;
+  o->args = c->args;
+  o->nargs = c->nargs;
 }
 
-void dr_argv_addf(DrArgv *a, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  DR_PUSH(a->v, a->n, a->cap, dr_vfmt(fmt, ap));
-  va_end(ap);
-}
-
-void dr_argv_finish(DrArgv *a, const DrHuntCommon *c) {
-  if (c->max_steps) {
-    dr_argv_add(a, "--max-steps");
-    dr_argv_addf(a, "%llu", (unsigned long long)c->max_steps);
-  }
-  dr_argv_add(a, c->prog);
-  if (c->nargs) {
-    dr_argv_add(a, "--");
-    for (int i = 0; i < c->nargs; i++) dr_argv_add(a, c->args[i]);
-  }
-  DR_PUSH(a->v, a->n, a->cap, NULL);
+char **dr_hunt_argv(DrRunOpts *o) {
+  DrArgv a = {0};
+  dr_argv_add(&a, "drvm");
+  dr_argv_add(&a, "run");
+  dr_ro_write(o, NULL, &a);
+  DR_PUSH(a.v, a.n, a.cap, NULL);
+  dr_ro_free(o);
+  return a.v;
 }
 
 char *dr_hunt_path(const DrHuntCommon *c, const char *name) { return dr_fmt("%s/%s", c->dir, name); }
 
-char *dr_hunt_command(const DrHuntCommon *c, const char *const *args, int nargs) {
-  DrBuf b = {0};
-  dr_buf_append_str(&b, "drvm run");
-  for (int i = 0; i < nargs; i++) dr_buf_append_shell_arg(&b, args[i]);
-  if (c->max_steps) {
-    dr_buf_append_shell_arg(&b, "--max-steps");
-    dr_buf_printf(&b, " %llu", (unsigned long long)c->max_steps); /* digits: never quoted */
-  }
-  dr_buf_append_shell_arg(&b, c->prog);
-  if (c->nargs) dr_buf_append_shell_arg(&b, "--");
-  for (int i = 0; i < c->nargs; i++) dr_buf_append_shell_arg(&b, c->args[i]);
-  dr_buf_append(&b, "", 1);
-  return b.data;
+char *dr_hunt_command(DrRunOpts *o) {
+  char *cmd = dr_ro_command(o, NULL);
+  dr_ro_free(o);
+  return cmd;
 }
 
 int dr_hunt_abort(const char *cmd, const DrHuntJob *job) {

@@ -5,6 +5,7 @@
 
 #include "../include/drvm.h" /* the exit statuses: DRVM_EXIT_* */
 #include "hunt_proc.h"
+#include "options.h"
 #include "../vm/json.h"
 
 /* The options both drivers take. */
@@ -38,27 +39,20 @@ void dr_hunt_common_free(DrHuntCommon *c);
  * the same short seed, and different names or runs unrelated ones. */
 uint64_t dr_hunt_run_seed(uint64_t seed, const char *name, int run);
 
-/* A child's argv under construction. */
-typedef struct {
-  char **v;
-  int n, cap;
-} DrArgv;
-void dr_argv_add(DrArgv *a, const char *s);
-void dr_argv_addf(DrArgv *a, const char *fmt, ...) DR_PRINTF(2, 3);
-/* Starts a child's `drvm run --sched S --seed N --detector D` (argv[0] is
- * only a name: children exec drvm's own executable). */
-void dr_argv_run(DrArgv *a, const char *sched, uint64_t seed, const char *detector);
-/* Appends --max-steps, the program and its arguments, and the NULL end. */
-void dr_argv_finish(DrArgv *a, const DrHuntCommon *c);
+/* A child's `drvm run` options: --max-steps, the program and its
+ * arguments as the driver was given them, and when sched is not NULL
+ * --sched sched --seed seed --detector detector. */
+void dr_hunt_run_opts(DrRunOpts *o, const DrHuntCommon *c, const char *sched, uint64_t seed, const char *detector);
+/* The child's argv (argv[0] is only a name: children exec drvm's own
+ * executable), NULL-terminated; frees o. */
+char **dr_hunt_argv(DrRunOpts *o);
+/* The command that reruns a child, for people; frees o.  Malloc'd. */
+char *dr_hunt_command(DrRunOpts *o);
 /* Reads a child's JSON report: 1 read, 0 missing (and not required), -1
  * an error already printed as "who: ...". */
 int dr_hunt_read_json(const char *who, const char *path, bool required, DrJson *out);
 /* "DIR/name": malloc'd. */
 char *dr_hunt_path(const DrHuntCommon *c, const char *name);
-
-/* The command that reruns a child: "drvm run" then args (shell-quoted),
- * then --max-steps, the program and its arguments.  Malloc'd. */
-char *dr_hunt_command(const DrHuntCommon *c, const char *const *args, int nargs);
 
 /* Shows why a child's run stopped the driver (usage or compile error). */
 int dr_hunt_abort(const char *cmd, const DrHuntJob *job);

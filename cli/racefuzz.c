@@ -5,35 +5,11 @@
  * prints the paper's Table 1 for the program (docs/hunt.md). */
 #include <string.h>
 
+#include "help.h"
 #include "hunt.h"
 #include "hunt_util.h"
 #include "../vm/json.h"
 #include "../vm/pairs.h"
-
-static const char *const help_racefuzz =
-    "usage: drvm racefuzz prog.dl [options] [-- args...]\n"
-    "\n"
-    "RaceFuzzer (Sen, PLDI'08) on prog.dl.  Phase 1 runs the hybrid detector\n"
-    "(locksets + happens-before, --sched random) three times and merges the\n"
-    "potentially racing statement pairs it reports into DIR/pairs.txt.  Phase\n"
-    "2 runs `--sched racefuzzer --pair i` N times for every pair i: a run\n"
-    "creates the pair's race for real or not, and the race may cause an\n"
-    "exception.  Prints the paper's Table 1 for the program and, per pair,\n"
-    "the probability of creating the race and the runs that threw.\n"
-    "\n"
-    "options:\n"
-    "  --runs N          phase 2 runs per pair (default 100)\n"
-    "  --jobs N          children at once (default 1)\n"
-    "  --seed S          the driver's seed: every run's seed is derived from it\n"
-    "                    (default: drawn, and printed)\n"
-    "  --dir DIR         where the runs' files go (default: a new directory\n"
-    "                    $TMPDIR/drvm-racefuzz-<prog>-<seed>)\n"
-    "  --json FILE       also write the results as JSON\n"
-    "  --max-steps N     passed to every run (a run that reaches it is failed)\n"
-    "  -h, --help        show this help\n"
-    "\n"
-    "exit status: 0 when it ran (races found or not), 2 on a usage error or\n"
-    "unreadable results, 3 when the program does not compile.\n";
 
 enum { HYBRID_RUNS = 3, MAX_PLAIN = 10 };
 
@@ -58,10 +34,10 @@ static int read_sched_report(const char *path, bool required, DrJson *out) {
   return dr_hunt_read_json("drvm racefuzz", path, required, out);
 }
 
-static void add_path(DrArgv *a, const DrHuntCommon *c, const char *opt, const char *name) {
+/* Option id of o: the file name of the run directory. */
+static void set_path(DrRunOpts *o, const DrHuntCommon *c, DrRoId id, const char *name) {
   char *p = dr_hunt_path(c, name);
-  dr_argv_add(a, opt);
-  dr_argv_add(a, p);
+  dr_ro_set(o, id, p);
   free(p);
 }
 
@@ -126,17 +102,16 @@ static int phase1(RaceFuzz *rf) {
   for (int i = 0; i < n; i++) {
     bool plain = i < rf->nplain;
     int k = plain ? i + 1 : i - rf->nplain + 1;
-    DrArgv a = {0};
-    dr_argv_run(&a, plain ? "native" : "random", dr_hunt_run_seed(c->seed, plain ? "plain" : "hybrid", k),
-             plain ? "none" : "hybrid");
+    DrRunOpts o;
+    dr_hunt_run_opts(&o, c, plain ? "native" : "random", dr_hunt_run_seed(c->seed, plain ? "plain" : "hybrid", k),
+                     plain ? "none" : "hybrid");
     if (!plain) {
       snprintf(name, sizeof name, "pairs-%d.txt", k);
-      add_path(&a, c, "--potential-races", name);
+      set_path(&o, c, DR_RO_POTENTIAL, name);
     }
     snprintf(name, sizeof name, "%s-%d.sched.json", plain ? "plain" : "hybrid", k);
-    add_path(&a, c, "--sched-report", name);
-    dr_argv_finish(&a, c);
-    jobs[i].argv = a.v;
+    set_path(&o, c, DR_RO_SCHED_REPORT, name);
+    jobs[i].argv = dr_hunt_argv(&o);
     snprintf(name, sizeof name, "%s-%d.log", plain ? "plain" : "hybrid", k);
     jobs[i].log = dr_hunt_path(c, name);
     jobs[i].after = -1;
@@ -166,12 +141,22 @@ static int phase1(RaceFuzz *rf) {
   return st;
 }
 
-static char *command(const DrHuntCommon *c, DrArgv *a) {
-  char *cmd = dr_hunt_command(c, (const char *const *)a->v, a->n);
-  for (int i = 0; i < a->n; i++) free(a->v[i]);
-  free(a->v);
-  memset(a, 0, sizeof *a);
-  return cmd;
+/* Phase 2's run r of pair pi: its options, outputs only with outputs. */
+static void phase2_opts(DrRunOpts *o, const RaceFuzz *rf, int pi, uint64_t seed, bool outputs) {
+  dr_hunt_run_opts(o, &rf->c, NULL, 0, NULL);
+  dr_ro_set(o, DR_RO_SCHED, "racefuzzer");
+  dr_ro_setf(o, DR_RO_SEED, "%llu", (unsigned long long)seed);
+  if (outputs) dr_ro_set(o, DR_RO_DETECTOR, "ft");
+  dr_ro_set(o, DR_RO_RACE_PAIRS, rf->pairs_file);
+  dr_ro_setf(o, DR_RO_PAIR, "%d", pi + 1);
+}
+
+/* The command that replays a recording. */
+static char *replay_command(const RaceFuzz *rf, const char *rec) {
+  DrRunOpts o;
+  dr_hunt_run_opts(&o, &rf->c, NULL, 0, NULL);
+  dr_ro_set(&o, DR_RO_REPLAY, rec);
+  return dr_hunt_command(&o);
 }
 
 static int read_phase2_run(RaceFuzz *rf, const DrHuntJob *job, int pi, int r, uint64_t seed, double *cpu_sum) {
@@ -194,31 +179,20 @@ static int read_phase2_run(RaceFuzz *rf, const DrHuntJob *job, int pi, int r, ui
   p->created++;
   snprintf(name, sizeof name, "rf-%d-%d.rec", pi + 1, r);
   char *rec = dr_hunt_path(&rf->c, name);
-  DrArgv a = {0};
   if (!p->first_created) {
     p->first_created = r;
     p->created_seed = seed;
-    dr_argv_add(&a, "--replay");
-    dr_argv_add(&a, rec);
-    p->created_replay = command(&rf->c, &a);
+    p->created_replay = replay_command(rf, rec);
   }
   if (exception) {
     p->exceptions++;
     if (!p->first_exception) {
       p->first_exception = r;
       p->exception_seed = seed;
-      dr_argv_add(&a, "--replay");
-      dr_argv_add(&a, rec);
-      p->exception_replay = command(&rf->c, &a);
-      dr_argv_add(&a, "--sched");
-      dr_argv_add(&a, "racefuzzer");
-      dr_argv_add(&a, "--race-pairs");
-      dr_argv_add(&a, rf->pairs_file);
-      dr_argv_add(&a, "--pair");
-      dr_argv_addf(&a, "%d", pi + 1);
-      dr_argv_add(&a, "--seed");
-      dr_argv_addf(&a, "%llu", (unsigned long long)seed);
-      p->exception_rerun = command(&rf->c, &a);
+      p->exception_replay = replay_command(rf, rec);
+      DrRunOpts o;
+      phase2_opts(&o, rf, pi, seed, false);
+      p->exception_rerun = dr_hunt_command(&o);
     }
   }
   free(rec);
@@ -237,18 +211,13 @@ static int phase2(RaceFuzz *rf) {
       int j = pi * c->runs + r - 1;
       snprintf(name, sizeof name, "racefuzzer-%d", pi + 1);
       seeds[j] = dr_hunt_run_seed(c->seed, name, r);
-      DrArgv a = {0};
-      dr_argv_run(&a, "racefuzzer", seeds[j], "ft");
-      dr_argv_add(&a, "--race-pairs");
-      dr_argv_add(&a, rf->pairs_file);
-      dr_argv_add(&a, "--pair");
-      dr_argv_addf(&a, "%d", pi + 1);
+      DrRunOpts o;
+      phase2_opts(&o, rf, pi, seeds[j], true);
       snprintf(name, sizeof name, "rf-%d-%d.rec", pi + 1, r);
-      add_path(&a, c, "--record", name);
+      set_path(&o, c, DR_RO_RECORD, name);
       snprintf(name, sizeof name, "rf-%d-%d.sched.json", pi + 1, r);
-      add_path(&a, c, "--sched-report", name);
-      dr_argv_finish(&a, c);
-      jobs[j].argv = a.v;
+      set_path(&o, c, DR_RO_SCHED_REPORT, name);
+      jobs[j].argv = dr_hunt_argv(&o);
       snprintf(name, sizeof name, "rf-%d-%d.log", pi + 1, r);
       jobs[j].log = dr_hunt_path(c, name);
       jobs[j].after = -1;
@@ -419,7 +388,7 @@ static int parse_options(RaceFuzz *rf, int argc, char **argv) {
     if (taken < 0) return DRVM_EXIT_USAGE;
     if (taken) continue;
     if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-      fputs(help_racefuzz, stdout);
+      dr_help_topic("racefuzz", stdout);
       return -1;
     }
     if (a[0] == '-' && a[1]) return dr_hunt_usage("racefuzz", "unknown option '%s'", a);

@@ -1,0 +1,223 @@
+/* `drvm run`'s command-line options: one table, DR_RUN_OPTIONS, from
+ * which the parser, `drvm help run` and `drvm --help`, the rerun command
+ * of race reports and seed lines (DrvmConfig.rerun), and the argv of
+ * `drvm hunt`'s and `drvm racefuzz`'s children are all made.  Options
+ * that are a scheduler's or a detector's take their argument's name, help
+ * and rerun flag from the registries (drvm_scheduler_option,
+ * drvm_detector_option); the schedulers and detectors themselves are only
+ * ever listed by the registries. */
+#ifndef DR_CLI_OPTIONS_H
+#define DR_CLI_OPTIONS_H
+
+#include "../include/drvm.h"
+#include "../vm/common.h"
+
+/* Where an option's value goes. */
+typedef enum {
+  DR_TO_CONFIG, /* a DrvmConfig field (run only) */
+  DR_TO_LIMIT,  /* a DrvmConfig limit, which check and disasm honour too */
+  DR_TO_SCHED,  /* drvm_set_scheduler: its name (key NULL), else the option key=value */
+  DR_TO_DET,    /* drvm_set_detector: likewise */
+  DR_TO_CLI,    /* the command line's own (run only) */
+  DR_TO_DISASM, /* drvm disasm's own */
+} DrOptTo;
+
+/* How a value is read and checked. */
+typedef enum {
+  DR_V_FLAG,     /* no value */
+  DR_V_STR,      /* any text */
+  DR_V_FILE,     /* a non-empty file name */
+  DR_V_OPT_FILE, /* a flag, or --NAME=FILE */
+  DR_V_KEYED,    /* KEY=FILE (KEY the row's key), e.g. json=FILE */
+  DR_V_U64,      /* 0, 1, ... */
+  DR_V_COUNT,    /* 1, 2, ... */
+  DR_V_INT,      /* min..max */
+  DR_V_SIZE,     /* bytes: 64m, 2g (kept as the number of bytes) */
+  DR_V_PROB,     /* a probability 0..1 */
+} DrValKind;
+
+typedef struct {
+  DrValKind kind;
+  long long min, max; /* DR_V_INT */
+  const char *what;   /* a bad value's message: "NAME takes WHAT, not 'V'" (NULL: "bad value 'V'", or min..max) */
+  const char *def;    /* the value when not given (NULL: none) */
+} DrValSpec;
+
+#define DR_VAL(kind) {kind, 0, 0, NULL, NULL}
+#define DR_VAL_WHAT(kind, what) {kind, 0, 0, what, NULL}
+#define DR_VAL_INT(min, max, what) {DR_V_INT, min, max, what, NULL}
+#define DR_VAL_NAME(def) {DR_V_STR, 0, 0, NULL, def}
+
+/* How the rerun command writes an option back.  "Unless replaying": a
+ * --replay of a recording decides the schedule, so options that shape
+ * it are left out after it. */
+typedef enum {
+  DR_RR_NO,       /* never (outputs, limits, the command line's reporting) */
+  DR_RR_YES,      /* as given (a value equal to the default is left out) */
+  DR_RR_REPLAY,   /* as given, and nothing that is left out "unless replaying" */
+  DR_RR_SCHED,    /* as given, unless replaying */
+  DR_RR_REGISTRY, /* as its registry entry's rerun says (a scheduler's: unless replaying) */
+  DR_RR_SEED,     /* the seed the run used, unless replaying */
+  DR_RR_ATTEMPT,  /* the restart the run is (when not 0), unless replaying */
+} DrRerunKind;
+
+enum {
+  DR_F_REPEAT = 1 << 0, /* may be given again: every value counts, in order */
+  DR_F_STRICT = 1 << 1, /* refused with a scheduler its registry entry does not apply to (unless replaying) */
+  DR_F_NONEMPTY = 1 << 2, /* an empty value is a missing one (as DR_V_FILE's) */
+};
+
+/* The options, in the order the rerun command and children's argv write
+ * them (and help lists them).
+ * X(id, name, alias, arg, to, key, value, rerun, flags, help):
+ *   arg   the value's name; NULL for a flag and for registry options (the registry's)
+ *   key   the registry option's name (DR_TO_SCHED, DR_TO_DET)
+ *   help  NULL: the registry's; "\n  " starts a line shown as written */
+#define DR_RUN_OPTIONS(X)                                                                                              \
+  X(REPLAY, "--replay", NULL, "FILE", DR_TO_CLI, NULL, DR_VAL(DR_V_STR), DR_RR_REPLAY, 0,                              \
+    "reproduce a recorded run exactly (other scheduling options are ignored)")                                         \
+  X(PREFIX, "--replay-prefix", NULL, "FILE", DR_TO_CLI, NULL, DR_VAL(DR_V_STR), DR_RR_SCHED, 0,                        \
+    "replay FILE's decisions while they last, then let --sched decide (seeded by --seed, else FILE's seed)")           \
+  X(SCHED, "--sched", NULL, "NAME", DR_TO_SCHED, NULL, DR_VAL_NAME("native"), DR_RR_SCHED, 0,                          \
+    "the thread scheduler:")                                                                                           \
+  X(SEED, "--seed", NULL, "N", DR_TO_CONFIG, NULL, DR_VAL(DR_V_U64), DR_RR_SEED, 0,                                    \
+    "seed of the scheduler and of new Random(); without it one is drawn, and printed when the run ends with an "       \
+    "uncaught exception, a deadlock or a step limit")                                                                  \
+  X(QUANTUM, "--quantum", NULL, NULL, DR_TO_SCHED, "quantum", DR_VAL(DR_V_COUNT), DR_RR_REGISTRY, 0, NULL)             \
+  X(SPURIOUS, "--spurious-wakeups", NULL, NULL, DR_TO_CONFIG, NULL, DR_VAL(DR_V_FLAG), DR_RR_SCHED, 0,                 \
+    "wait() may return without notify, as Java allows")                                                                \
+  X(DEPTH, "--depth", NULL, NULL, DR_TO_SCHED, "depth", DR_VAL_INT(1, 1000, NULL), DR_RR_REGISTRY, 0, NULL)            \
+  X(PCT_STEPS, "--pct-steps", NULL, NULL, DR_TO_SCHED, "pct-steps", DR_VAL_WHAT(DR_V_COUNT, "a positive count"),       \
+    DR_RR_REGISTRY, 0, NULL)                                                                                           \
+  X(NOISE, "--noise", NULL, NULL, DR_TO_SCHED, "noise", DR_VAL_WHAT(DR_V_PROB, "a probability 0..1"),                  \
+    DR_RR_REGISTRY, 0, NULL)                                                                                           \
+  X(MTR_IN, "--mtr-in", NULL, NULL, DR_TO_SCHED, "mtr-in", DR_VAL(DR_V_FILE), DR_RR_REGISTRY, DR_F_STRICT, NULL)       \
+  X(MTR_OUT, "--mtr-out", NULL, NULL, DR_TO_SCHED, "mtr-out", DR_VAL(DR_V_FILE), DR_RR_REGISTRY, DR_F_STRICT, NULL)    \
+  X(RACE_PAIRS, "--race-pairs", NULL, NULL, DR_TO_SCHED, "race-pairs", DR_VAL(DR_V_FILE), DR_RR_REGISTRY,              \
+    DR_F_STRICT, NULL)                                                                                                 \
+  X(RESTARTS, "--restarts", NULL, "N", DR_TO_CLI, NULL, DR_VAL_INT(0, 1000, NULL), DR_RR_ATTEMPT, DR_F_NONEMPTY,       \
+    "start a run over, up to N times, when it deadlocks after the scheduler suspended threads (drfinder; "             \
+    "default 0)")                                                                                                      \
+  X(PAIR, "--pair", NULL, NULL, DR_TO_SCHED, "pair", DR_VAL_INT(1, 1000000, "a pair number 1, 2, ..."),                \
+    DR_RR_REGISTRY, DR_F_STRICT | DR_F_NONEMPTY, NULL)                                                                 \
+  X(DETECTOR, "--detector", NULL, "NAME", DR_TO_DET, NULL, DR_VAL_NAME("ft"), DR_RR_YES, 0,                            \
+    "the race detector watching the run:")                                                                             \
+  X(LIB, "--lib", NULL, "PATH", DR_TO_CONFIG, NULL, DR_VAL(DR_V_STR), DR_RR_YES, DR_F_REPEAT,                          \
+    "open a C library for native methods (repeatable; libc and libm are always searched, after these)")                \
+  X(RECORD, "--record", NULL, "FILE", DR_TO_CLI, NULL, DR_VAL(DR_V_STR), DR_RR_NO, 0,                                  \
+    "write the schedule's decisions to FILE (for --replay)")                                                           \
+  X(TRACE, "--trace", NULL, "FILE", DR_TO_CLI, NULL, DR_VAL(DR_V_OPT_FILE), DR_RR_NO, 0,                               \
+    "one line per event (access, lock, call...) to FILE (default stderr):\n"                                           \
+    "  T2 Thread-1  wr   Account#3.balance  bank.dl:14  Account.deposit")                                              \
+  X(SCHED_REPORT, "--sched-report", NULL, "FILE", DR_TO_CLI, NULL, DR_VAL(DR_V_FILE), DR_RR_NO, 0,                     \
+    "write the scheduler's counters and the run's outcome as JSON (for scripts; docs/hunt.md)")                        \
+  X(ALL_RACES, "--all-races", NULL, NULL, DR_TO_DET, "all-races", DR_VAL(DR_V_FLAG), DR_RR_REGISTRY, 0, NULL)          \
+  X(RACE_EXIT, "--race-exit-code", NULL, "N", DR_TO_CLI, NULL, DR_VAL_INT(0, 255, NULL), DR_RR_NO, 0,                  \
+    "exit status of a run that found races (default 66)")                                                              \
+  X(REPORT, "--report", NULL, NULL, DR_TO_DET, "json", DR_VAL(DR_V_KEYED), DR_RR_REGISTRY, 0, NULL)                    \
+  X(POTENTIAL, "--potential-races", NULL, NULL, DR_TO_DET, "potential-races", DR_VAL(DR_V_STR), DR_RR_REGISTRY, 0,     \
+    NULL)                                                                                                              \
+  X(STATS, "--stats", NULL, NULL, DR_TO_DET, "stats", DR_VAL(DR_V_FLAG), DR_RR_REGISTRY, 0,                            \
+    "print the detector's rule counts, clocks and memory, and the scheduler's counters, at the end")                   \
+  X(VERBOSE, "-v", "--verbose", NULL, DR_TO_CLI, NULL, DR_VAL(DR_V_FLAG), DR_RR_NO, 0,                                 \
+    "at the end, print the scheduler, steps and the seed")                                                             \
+  X(MAX_HEAP, "--max-heap", NULL, "SIZE", DR_TO_LIMIT, NULL, DR_VAL(DR_V_SIZE), DR_RR_NO, 0,                           \
+    "heap limit, e.g. 64m or 2g (default 2g); beyond it allocation throws OutOfMemoryError")                           \
+  X(MAX_STEPS, "--max-steps", NULL, "N", DR_TO_LIMIT, NULL, DR_VAL(DR_V_COUNT), DR_RR_NO, 0,                           \
+    "stop a runaway program after N steps, branches and calls (exit status 5)")                                        \
+  X(ALL, "--all", NULL, NULL, DR_TO_DISASM, NULL, DR_VAL(DR_V_FLAG), DR_RR_NO, 0, "include drvm's built-in library")
+
+typedef enum {
+#define DR_RO_ENUM(id, name, alias, arg, to, key, value, rerun, flags, help) DR_RO_##id,
+  DR_RUN_OPTIONS(DR_RO_ENUM)
+#undef DR_RO_ENUM
+  DR_RO__COUNT
+} DrRoId;
+
+/* A row of the table. */
+typedef struct {
+  const char *name, *alias, *arg;
+  DrOptTo to;
+  const char *key;
+  DrValSpec value;
+  DrRerunKind rerun;
+  unsigned flags;
+  const char *help;
+} DrRoRow;
+
+const DrRoRow *dr_ro_row(DrRoId id);
+/* The registry's entry of a scheduler or detector option row, else NULL. */
+const DrvmEntry *dr_ro_entry(DrRoId id);
+/* The value's name as help shows it ("D", "json=FILE"), NULL for a flag. */
+const char *dr_ro_arg(DrRoId id);
+/* The row's help text (the registry's for its options). */
+const char *dr_ro_help(DrRoId id);
+/* Whether an option row applies to command cmd ("run", "check", "disasm"). */
+bool dr_ro_for(DrRoId id, const char *cmd);
+/* Whether word is in a registry entry's applies list (NULL: every one). */
+bool dr_ro_applies(const char *applies, const char *word);
+
+/* A list of strings, each malloc'd: an option's values, a child's argv. */
+typedef struct {
+  char **v;
+  int n, cap;
+} DrArgv;
+void dr_argv_add(DrArgv *a, const char *s);
+void dr_argv_addf(DrArgv *a, const char *fmt, ...) DR_PRINTF(2, 3);
+void dr_argv_free(DrArgv *a);
+
+/* A command's options: every option's values (normalized: numbers in
+ * decimal; a flag's value is ""), the program and its arguments. */
+typedef struct {
+  DrArgv val[DR_RO__COUNT];
+  const char *prog;   /* not owned */
+  char **args;        /* not owned */
+  int nargs;
+} DrRunOpts;
+
+void dr_ro_init(DrRunOpts *o);
+void dr_ro_free(DrRunOpts *o);
+/* Gives an option a value (a repeatable one: one more). */
+void dr_ro_set(DrRunOpts *o, DrRoId id, const char *value);
+void dr_ro_setf(DrRunOpts *o, DrRoId id, const char *fmt, ...) DR_PRINTF(3, 4);
+bool dr_ro_given(const DrRunOpts *o, DrRoId id);
+/* The value given last, else the default, else NULL. */
+const char *dr_ro_get(const DrRunOpts *o, DrRoId id);
+/* A number's value (0 when not given). */
+uint64_t dr_ro_num(const DrRunOpts *o, DrRoId id);
+
+enum { DR_RO_HELP = -1 };
+/* Parses `drvm CMD` (argv[0] is CMD): options, the program, its
+ * arguments.  0; DR_RO_HELP for -h/--help; or the exit status of a usage
+ * error, already printed. */
+int dr_ro_parse(DrRunOpts *o, int argc, char **argv);
+
+/* The rerun command's view of a run: what it used. */
+typedef struct {
+  uint64_t seed;
+  int attempt;
+} DrRerun;
+
+/* Appends o as `drvm run` arguments: with rerun, the options that rerun
+ * the run and the program arguments right after the program (as race
+ * reports show them); without, every option given and the program
+ * arguments after "--" (a child's argv). */
+void dr_ro_write(const DrRunOpts *o, const DrRerun *rerun, DrArgv *out);
+/* "drvm run ..." with dr_ro_write's arguments shell-quoted.  Malloc'd. */
+char *dr_ro_command(const DrRunOpts *o, const DrRerun *rerun);
+/* The "key=value ..." options of o for drvm_set_scheduler(sched), those
+ * the scheduler takes, values escaped; more (NULL: none) is appended as
+ * is.  Malloc'd. */
+char *dr_ro_sched_options(const DrRunOpts *o, const char *sched, const char *more);
+/* Likewise for drvm_set_detector(det), without the options det does not
+ * take: the first of them given goes to *refused (DR_RO__COUNT: none, or
+ * det is no detector at all, which drvm_set_detector reports). */
+char *dr_ro_det_options(const DrRunOpts *o, const char *det, DrRoId *refused);
+
+/* A fresh seed for a command given none (run, hunt, racefuzz), short
+ * enough to retype.  Only the command line draws one: the library never
+ * reads the time or the OS's randomness, so the printed seed reruns
+ * everything. */
+uint64_t dr_draw_seed(void);
+
+#endif

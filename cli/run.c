@@ -1,0 +1,180 @@
+/* `drvm run`, `check` and `disasm` (run.h), through include/drvm.h only. */
+#include <errno.h>
+#include <string.h>
+
+#include "help.h"
+#include "run.h"
+
+/* The failed API call's message; a usage error's exit status. */
+static int api_error(const DrVM *vm) {
+  fprintf(stderr, "drvm: %s\n", drvm_error(vm));
+  return DRVM_EXIT_USAGE;
+}
+
+static void make_config(const DrRun *r, DrvmConfig *cfg, const char *rerun) {
+  drvm_config_init(cfg);
+  cfg->max_heap = (size_t)dr_ro_num(&r->o, DR_RO_MAX_HEAP);
+  cfg->max_steps = dr_ro_num(&r->o, DR_RO_MAX_STEPS);
+  cfg->seed = r->seed;
+  cfg->spurious_wakeups = dr_ro_given(&r->o, DR_RO_SPURIOUS);
+  cfg->libs = (const char *const *)r->o.val[DR_RO_LIB].v;
+  cfg->nlibs = r->o.val[DR_RO_LIB].n;
+  cfg->rerun = rerun;
+}
+
+static void discard(void *user, const char *text, size_t len) {
+  (void)user;
+  (void)text;
+  (void)len;
+}
+
+/* The seed a recording was made with.  The rerun command of a
+ * --replay-prefix run given no --seed names it, and a VM takes its rerun
+ * command when it is made, before it can read the recording: so a silent
+ * VM reads it first (the real run prints whatever is wrong with it). */
+static uint64_t recorded_seed(const DrRun *r) {
+  DrvmConfig cfg;
+  make_config(r, &cfg, NULL);
+  cfg.write_out = cfg.write_err = discard;
+  DrVM *vm = drvm_new(&cfg, NULL, 0);
+  uint64_t seed = 0;
+  if (vm && drvm_compile_string(vm, r->o.prog, r->text, r->len)) drvm_replay(vm, r->recording, true, &seed);
+  drvm_free(vm);
+  return seed;
+}
+
+/* The scheduler: the recording's (--replay), or the chosen one with its
+ * options, after a --replay-prefix recording or alone. */
+static bool set_scheduler(const DrRun *r, DrVM *vm) {
+  uint64_t recorded;
+  if (r->recording && !drvm_replay(vm, r->recording, r->prefix, &recorded)) return false;
+  if (r->recording && !r->prefix) return true;
+  char more[64] = "";
+  size_t n = 0;
+  if (r->prefix) n += (size_t)snprintf(more, sizeof more, "seed=%llu", (unsigned long long)r->then_seed);
+  /* a restarted run's scheduler draws anew, from the same seed */
+  if (r->attempt) snprintf(more + n, sizeof more - n, "%sattempt=%d", n ? " " : "", r->attempt);
+  const char *sched = dr_ro_get(&r->o, DR_RO_SCHED);
+  char *opts = dr_ro_sched_options(&r->o, sched, more);
+  bool ok = drvm_set_scheduler(vm, sched, opts);
+  free(opts);
+  return ok;
+}
+
+/* The detector and its options; false after saying why. */
+static bool set_detector(const DrRun *r, DrVM *vm) {
+  const char *det = dr_ro_get(&r->o, DR_RO_DETECTOR);
+  DrRoId refused;
+  char *opts = dr_ro_det_options(&r->o, det, &refused);
+  bool ok = refused == DR_RO__COUNT;
+  if (!ok) fprintf(stderr, "drvm: %s needs --detector %s\n", dr_ro_row(refused)->name, dr_ro_entry(refused)->applies);
+  else if (!drvm_set_detector(vm, det, opts)) ok = api_error(vm) == 0;
+  free(opts);
+  return ok;
+}
+
+/* Runs the compiled program; *restart: the scheduler asks for a fresh run. */
+static int run_program(const DrRun *r, DrVM *vm, bool *restart) {
+  const DrRunOpts *o = &r->o;
+  const char *trace = dr_ro_get(o, DR_RO_TRACE);
+  if (!set_scheduler(r, vm)) return api_error(vm);
+  if (dr_ro_given(o, DR_RO_RECORD) && !drvm_record(vm, dr_ro_get(o, DR_RO_RECORD))) return api_error(vm);
+  if (trace && !drvm_trace(vm, *trace ? trace : NULL)) return api_error(vm);
+  if (!set_detector(r, vm)) return DRVM_EXIT_USAGE;
+  DrvmResult res;
+  int status = drvm_run(vm, o->nargs, (const char *const *)o->args, &res);
+  if (status < 0) return api_error(vm);
+  if (res.outcome == DRVM_OUTCOME_RACES) status = r->race_exit;
+  *restart = res.restart;
+  return dr_run_report(r, vm, &res, status);
+}
+
+/* One VM: compile, then check, disassemble or run. */
+static int run_vm(const DrRun *r, bool *restart) {
+  *restart = false;
+  bool run = !strcmp(r->cmd, "run");
+  char *rerun = NULL;
+  if (run) {
+    DrRerun rr = {r->prefix ? r->then_seed : r->seed, r->attempt};
+    rerun = dr_ro_command(&r->o, &rr);
+  }
+  DrvmConfig cfg;
+  make_config(r, &cfg, rerun);
+  if (!run) cfg.nlibs = 0;
+  char err[600];
+  DrVM *vm = drvm_new(&cfg, err, sizeof err);
+  free(rerun); /* the VM keeps a copy */
+  if (!vm) {
+    fprintf(stderr, "drvm: %s\n", err);
+    return DRVM_EXIT_USAGE;
+  }
+  int status = 0;
+  if (!drvm_compile_string(vm, r->o.prog, r->text, r->len)) {
+    drvm_print_diags(vm, stderr);
+    if (!drvm_diag_count(vm)) fprintf(stderr, "drvm: %s\n", drvm_error(vm));
+    status = DRVM_EXIT_COMPILE;
+  } else if (!strcmp(r->cmd, "disasm")) {
+    if (!drvm_disassemble(vm, dr_ro_given(&r->o, DR_RO_ALL), stdout)) status = api_error(vm);
+  } else if (run) {
+    status = run_program(r, vm, restart);
+  }
+  drvm_free(vm);
+  return status;
+}
+
+/* The options' values as the run uses them. */
+static void plan(DrRun *r) {
+  const DrRunOpts *o = &r->o;
+  r->prefix = dr_ro_given(o, DR_RO_PREFIX);
+  r->recording = dr_ro_get(o, r->prefix ? DR_RO_PREFIX : DR_RO_REPLAY);
+  r->have_seed = dr_ro_given(o, DR_RO_SEED);
+  r->seed = dr_ro_num(o, DR_RO_SEED);
+  /* drawn once: a restarted run derives its seed from it */
+  if (!strcmp(r->cmd, "run") && !r->have_seed && !r->recording) r->seed = dr_draw_seed();
+  r->restarts = (int)dr_ro_num(o, DR_RO_RESTARTS);
+  r->race_exit = dr_ro_given(o, DR_RO_RACE_EXIT) ? (int)dr_ro_num(o, DR_RO_RACE_EXIT) : DRVM_EXIT_RACES;
+}
+
+/* Reads the program once for every VM a run may need; false after
+ * saying why. */
+static bool read_program(DrRun *r) {
+  const char *path = r->o.prog;
+  r->text = dr_read_file(path, &r->len);
+  if (!r->text) {
+    fprintf(stderr, "drvm: cannot read %s: %s\n", path, strerror(errno));
+    return false;
+  }
+  if (memchr(r->text, '\0', r->len)) {
+    fprintf(stderr, "drvm: %s is not a text file (it contains NUL bytes)\n", path);
+    return false;
+  }
+  return true;
+}
+
+int dr_cmd_run(int argc, char **argv) {
+  DrRun r;
+  memset(&r, 0, sizeof r);
+  r.cmd = argv[0];
+  int status = dr_ro_parse(&r.o, argc, argv);
+  bool go = status == 0;
+  if (status == DR_RO_HELP) {
+    dr_help_topic(r.cmd, stdout);
+    status = 0;
+  } else if (go) {
+    plan(&r);
+    go = read_program(&r);
+    if (!go) status = DRVM_EXIT_USAGE;
+  }
+  if (go && r.prefix) r.then_seed = r.have_seed ? r.seed : recorded_seed(&r);
+  for (bool restart = go; restart;) {
+    status = run_vm(&r, &restart);
+    if (!restart || r.attempt >= r.restarts) break;
+    /* the scheduler's suspensions may have caused the deadlock */
+    r.attempt++;
+    fprintf(stderr, "drvm: %s suspended threads in this run; restarting it (restart %d of at most %d)\n\n",
+            dr_ro_get(&r.o, DR_RO_SCHED), r.attempt, r.restarts);
+  }
+  free(r.text);
+  dr_ro_free(&r.o);
+  return status;
+}

@@ -1,0 +1,223 @@
+#!/usr/bin/env python3
+"""The command line's own checks (Python 3 standard library only).
+
+    python3 tests/cli/check.py [DRVM]      (default ./drvm)
+
+What cli/ adds to the library: option parsing and its usage errors, the
+rerun command that race reports print (DrvmConfig.rerun), the seed, -v
+and --stats lines, --sched-report's JSON, option values handed to the
+registries (escaped), help texts listing what the registries hold, and
+the argv `drvm hunt` gives its children.  Every message is checked
+byte for byte.
+
+Prints "N passed, M failed" and exits non-zero on a failure.
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+DRVM = os.path.abspath(sys.argv[1]) if len(sys.argv) > 1 else os.path.join(ROOT, "drvm")
+TMP = tempfile.mkdtemp(prefix="drvm-cli-")
+LOST = "lang-examples/lostupdate.dl"
+FIG2 = "lang-examples/drfinder_fig2.dl"
+HINT = "Try 'drvm --help'.\n"
+passed = failed = 0
+
+
+def check(name, ok, detail=""):
+    global passed, failed
+    if ok:
+        passed += 1
+    else:
+        failed += 1
+        print("FAIL %s%s" % (name, (": " + detail) if detail else ""), flush=True)
+
+
+def drvm(*args):
+    p = subprocess.run([DRVM] + list(args), capture_output=True, text=True, cwd=ROOT, timeout=120)
+    return p.returncode, p.stdout, p.stderr
+
+
+def usage_errors():
+    cases = [
+        (["run"], "run needs a program file (prog.dl)"),
+        (["run", "--seed"], "--seed needs a value"),
+        (["run", "--seed", "x", LOST], "bad value 'x'"),
+        (["run", "--seed", "-1", LOST], "bad value '-1'"),
+        (["run", "--quantum", "0", LOST], "bad value '0'"),
+        (["run", "--max-heap", "0", LOST], "bad value '0'"),
+        (["run", "--max-steps", "x", LOST], "bad value 'x'"),
+        (["run", "--depth", "0", LOST], "--depth takes 1..1000, not '0'"),
+        (["run", "--depth", "1001", LOST], "--depth takes 1..1000, not '1001'"),
+        (["run", "--pct-steps", "0", LOST], "--pct-steps takes a positive count, not '0'"),
+        (["run", "--noise", "2", LOST], "--noise takes a probability 0..1, not '2'"),
+        (["run", "--restarts", "1001", LOST], "--restarts takes 0..1000, not '1001'"),
+        (["run", "--restarts", "", LOST], "--restarts needs a value"),
+        (["run", "--pair", "0", "--sched", "racefuzzer", LOST], "--pair takes a pair number 1, 2, ..., not '0'"),
+        (["run", "--pair", "", LOST], "--pair needs a value"),
+        (["run", "--race-exit-code", "256", LOST], "--race-exit-code takes 0..255, not '256'"),
+        (["run", "--report", "xml=f", LOST], "--report takes json=FILE, not 'xml=f'"),
+        (["run", "--report", "json=", LOST], "--report takes json=FILE, not 'json='"),
+        (["run", "--trace=", LOST], "--trace= needs a file name"),
+        (["run", "--mtr-in", "", LOST], "--mtr-in needs a value"),
+        (["run", "--sched-report", "", LOST], "--sched-report needs a value"),
+        (["run", "--frob", LOST], "unknown option '--frob'"),
+        (["run", "--replay", "a", "--replay-prefix", "b", LOST],
+         "--replay-prefix: give one recording (--replay or --replay-prefix), once"),
+        (["run", "--mtr-out", "m", LOST], "--mtr-in and --mtr-out go with --sched drfinder"),
+        (["run", "--sched", "pct", "--race-pairs", "p", LOST], "--race-pairs and --pair go with --sched racefuzzer"),
+        (["check", "--sched", "random", LOST], "unknown option '--sched'"),
+        (["check", LOST, "extra"], "unexpected argument 'extra'"),
+        (["check", LOST, "--", "x"], "'check' takes no program arguments"),
+        (["disasm", "--lib", "x.so", LOST], "unknown option '--lib'"),
+        (["bogus"], "unknown command 'bogus'"),
+        (["help", "bogus"], "no help for 'bogus'"),
+    ]
+    for args, msg in cases:
+        rc, out, err = drvm(*args)
+        check("usage error: %s" % " ".join(args), rc == 2 and err == "drvm: %s\n%s" % (msg, HINT) and not out,
+              "exit %d, stderr %r" % (rc, err))
+
+
+def run_errors():
+    cases = [
+        (["run", "--seed", "1", "--sched", "bogus", LOST], "drvm: unknown scheduler 'bogus' (choose one of: native, "),
+        (["run", "--seed", "1", "--detector", "bogus", LOST], "drvm: unknown detector 'bogus' (choose one of: ft, "),
+        (["run", "--seed", "1", "--potential-races", "p", LOST], "drvm: --potential-races needs --detector hybrid\n"),
+        (["run", "no/such.dl"], "drvm: cannot read no/such.dl: No such file or directory\n"),
+        (["run", "--seed", "1", "--replay", "/no/such.rec", LOST], "drvm: cannot read /no/such.rec: "),
+        (["run", "--seed", "1", "--detector", "none", "--sched-report", "/no/such/dir/r.json", LOST], "drvm: cannot write /no/such/dir/r.json"),
+    ]
+    for args, start in cases:
+        rc, _, err = drvm(*args)
+        check("error: %s" % " ".join(args), rc == 2 and start in err and "Try" not in err, "exit %d, %r" % (rc, err))
+    # options of a scheduler that was not chosen are ignored, as always
+    rc, _, err = drvm("run", "--seed", "1", "--depth", "5", "--noise", "0.5", "--detector", "none", LOST)
+    check("another scheduler's options are ignored", rc == 0 and err == "", "exit %d, %r" % (rc, err))
+
+
+def replay_line(err):
+    lines = [l for l in err.splitlines() if l.startswith("Replay: ")]
+    return lines[0][len("Replay: "):] if lines else None
+
+
+def rerun_commands():
+    rc, _, err = drvm("run", "--sched", "pct", "--seed", "03", "--depth", "2", "--pct-steps", "50", "--quantum", "4",
+                      "--noise", "0.50", "--detector", "djit", "--all-races", "--race-exit-code", "7",
+                      "--max-steps", "100000000", LOST, "2", "3")
+    want = "drvm run --sched pct --seed 3 --quantum 4 --depth 2 --pct-steps 50 --noise 0.5 --detector djit %s 2 3" % LOST
+    check("rerun: scheduler options, in the table's order", rc == 7 and replay_line(err) == want,
+          "exit %d, %r" % (rc, replay_line(err)))
+    rc, _, err = drvm("run", "--sched", "random", LOST)
+    m = re.search(r"seed (\d+)\n", err)
+    check("rerun: a drawn seed", rc == 66 and m and replay_line(err) == "drvm run --sched random --seed %s %s"
+          % (m.group(1), LOST), err[-300:])
+    rec = os.path.join(TMP, "a b.rec")
+    drvm("run", "--sched", "random", "--seed", "5", "--record", rec, LOST)
+    rc, _, err = drvm("run", "--replay", rec, "--detector", "basicvc", "--seed", "9", "--depth", "3", LOST)
+    check("rerun: a replay's", rc == 66 and replay_line(err) == "drvm run --replay '%s' --detector basicvc %s"
+          % (rec, LOST), repr(replay_line(err)))
+    prefix = os.path.join(TMP, "prefix.rec")
+    drvm("run", "--sched", "random", "--seed", "1", "--max-steps", "200", "--record", prefix, LOST)
+    rc, _, err = drvm("run", "--replay-prefix", prefix, "--sched", "random", "-v", LOST)
+    check("rerun: a prefix replay's, with the recording's seed", rc == 66 and
+          replay_line(err) == "drvm run --replay-prefix %s --sched random --seed 1 %s" % (prefix, LOST) and
+          err.endswith("drvm: seed 1 (rerun with --replay-prefix %s --seed 1)\n" % prefix), err[-400:])
+    rc, _, err = drvm("run", "--replay-prefix", prefix, "--sched", "random", "--seed", "4", LOST)
+    check("rerun: a prefix replay's, with --seed", rc == 66 and
+          replay_line(err) == "drvm run --replay-prefix %s --sched random --seed 4 %s" % (prefix, LOST), err[-400:])
+
+
+def lines_after_a_run():
+    rc, _, err = drvm("run", "--seed", "5", "-v", "--detector", "none", LOST)
+    last = err.splitlines()[-2:]
+    check("-v: the run's line and the seed line", rc == 0 and len(last) == 2 and
+          re.fullmatch(r"drvm: scheduler native, 5 threads, \d+ steps, \d+ scheduling points, virtual time "
+                       r"\d+\.\d{3} ms", last[0]) and last[1] == "drvm: seed 5 (rerun with --seed 5)", repr(last))
+    rc, _, err = drvm("run", "--seed", "5", LOST, "x")
+    check("an uncaught exception: the seed line last", rc == 1 and err.endswith("drvm: seed 5 (rerun with --seed 5)\n"),
+          err[-200:])
+    rc, _, err = drvm("run", "--seed", "5", "--max-steps", "1000", "--detector", "none", LOST)
+    check("the step limit: the seed line last", rc == 5 and err.endswith("drvm: seed 5 (rerun with --seed 5)\n"),
+          err[-200:])
+    mtr = os.path.join(TMP, "m0")
+    drvm("run", "--sched", "drfinder", "--detector", "none", "--seed", "1", "--mtr-out", mtr, FIG2)
+    rc, _, err = drvm("run", "--sched", "drfinder", "--seed", "2", "--mtr-in", mtr, "--stats", FIG2)
+    check("--stats: the scheduler's counters", "\ndrvm: drfinder scheduler statistics\n  phase " in err, err[-600:])
+
+
+def sched_report():
+    rep = os.path.join(TMP, "sched.json")
+    rc, _, _ = drvm("run", "--seed", "1", "--detector", "none", "--sched-report", rep, LOST)
+    text = open(rep).read()
+    want = re.compile(r'\{\n  "scheduler": "native",\n  "seed": 1,\n  "exit": 0,\n  "uncaught": 0,\n  "steps": \d+,\n'
+                      r'  "points": \d+,\n  "threads": 5,\n  "attempts": 1\n\}\n')
+    check("--sched-report: the run's members", rc == 0 and want.fullmatch(text), repr(text))
+    mtr = os.path.join(TMP, "dir with space,comma\\")
+    os.makedirs(mtr, exist_ok=True)
+    mtr = os.path.join(mtr, "m 0")
+    rc, _, err = drvm("run", "--sched", "drfinder", "--detector", "none", "--seed", "1", "--mtr-out", mtr,
+                      "--sched-report", rep, FIG2)
+    check("a scheduler option's value with spaces, commas and backslashes", rc == 0 and os.path.exists(mtr), err)
+    text = open(rep).read()
+    check("--sched-report: the scheduler's members after the run's",
+          text.startswith('{\n  "scheduler": "drfinder",\n  "seed": 1,\n') and '  "attempts": 1,\n  "phase": 1,\n'
+          in text and text.endswith("\n}\n") and json.loads(text)["relations_out"] >= 0, text)
+
+
+def helps():
+    _, run_help, _ = drvm("help", "run")
+    _, usage, _ = drvm("--help")
+    for name in ("native", "random", "rr", "pct", "contest", "drfinder", "racefuzzer",
+                 "ft", "djit", "basicvc", "eraser", "hybrid", "empty", "none"):
+        check("help run lists %s" % name, re.search(r"\n {22}%s " % name, run_help), name)
+        check("--help lists %s" % name, re.search(r"[ ,]%s(,|\n)" % name, usage), name)
+    for opt in ("--replay FILE", "--replay-prefix FILE", "--sched NAME", "--seed N", "--quantum N", "--depth D",
+                "--pct-steps K", "--noise P", "--mtr-in FILE", "--mtr-out FILE", "--race-pairs FILE", "--pair N",
+                "--restarts N", "--detector NAME", "--lib PATH", "--record FILE", "--trace[=FILE]",
+                "--sched-report FILE", "--spurious-wakeups", "--all-races", "--race-exit-code N",
+                "--report json=FILE", "--potential-races FILE", "--stats", "-v, --verbose", "--max-heap SIZE",
+                "--max-steps N"):
+        check("help run explains %s" % opt, "\n  %s " % opt in run_help, opt)
+        check("--help names %s" % opt, " %s" % opt in usage, opt)
+    rc, out, _ = drvm("run", "--help")
+    check("run --help is help run", rc == 0 and out == run_help)
+    rc, out, _ = drvm("disasm", "-h")
+    check("disasm -h", rc == 0 and out.startswith("usage: drvm disasm") and "\n  --all " in out)
+    rc, out, _ = drvm("--version")
+    check("--version", rc == 0 and re.fullmatch(r"drvm \d+\.\d+\.\d+\n", out), out)
+
+
+def hunt_children():
+    prog = os.path.join(TMP, "broken.dl")
+    with open(prog, "w") as f:
+        f.write("public class Broken { public static void main(String[] args) { int x = ; } }\n")
+    d = os.path.join(TMP, "hunt")
+    rc, _, err = drvm("hunt", prog, "--runs", "1", "--seed", "1", "--dir", d, "--max-steps", "99", "--", "a b")
+    m = re.search(r"the command was: (.*)\n", err)
+    want = ("drvm run --sched native --seed %d --detector none --sched-report %s/plain-1.sched.json --max-steps 99 %s -- a b"
+            % (0, d, prog))
+    got = m.group(1) if m else ""
+    got = re.sub(r"--seed \d+", "--seed 0", got)
+    check("hunt: a child's argv from the options table", rc == 3 and got == want, "%r\n want %r" % (got, want))
+
+
+def main():
+    usage_errors()
+    run_errors()
+    rerun_commands()
+    lines_after_a_run()
+    sched_report()
+    helps()
+    hunt_children()
+    print("%d passed, %d failed" % (passed, failed))
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()
