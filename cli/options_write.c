@@ -106,15 +106,16 @@ static void append_item(DrBuf *b, const char *key, const char *v) {
  * *refused: the first one it does not take. */
 static char *registry_options(const DrRunOpts *o, bool det, const char *owner, const char *more, DrRoId *refused) {
   DrBuf b = {0};
-  dr_buf_append_str(&b, "");
   for (int i = 0; i < DR_RO__COUNT; i++) {
     DrRoId id = (DrRoId)i;
     const DrRoRow *r = dr_ro_row(id);
     const DrvmEntry *e = dr_ro_entry(id);
     if (r->to != (det ? DR_TO_DET : DR_TO_SCHED) || !e || !dr_ro_given(o, id)) continue;
+    /* a command line may carry options of schedulers it did not choose
+     * (a test file's, run under every scheduler): left out, not refused */
     if (!dr_ro_applies(e->applies, owner)) {
       if (refused && *refused == DR_RO__COUNT) *refused = id;
-      continue; /* as before the registries: another scheduler's option is ignored */
+      continue;
     }
     append_item(&b, r->key, r->value.kind == DR_V_FLAG ? NULL : dr_ro_get(o, id));
   }

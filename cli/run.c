@@ -67,8 +67,12 @@ static bool set_detector(const DrRun *r, DrVM *vm) {
   DrRoId refused;
   char *opts = dr_ro_det_options(&r->o, det, &refused);
   bool ok = refused == DR_RO__COUNT;
-  if (!ok) fprintf(stderr, "drvm: %s needs --detector %s\n", dr_ro_row(refused)->name, dr_ro_entry(refused)->applies);
-  else if (!drvm_set_detector(vm, det, opts)) ok = api_error(vm) == 0;
+  if (!ok) {
+    fprintf(stderr, "drvm: %s needs --detector %s\n", dr_ro_row(refused)->name, dr_ro_entry(refused)->applies);
+  } else if (!drvm_set_detector(vm, det, opts)) {
+    api_error(vm);
+    ok = false;
+  }
   free(opts);
   return ok;
 }
@@ -100,7 +104,6 @@ static int run_vm(const DrRun *r, bool *restart) {
   }
   DrvmConfig cfg;
   make_config(r, &cfg, rerun);
-  if (!run) cfg.nlibs = 0;
   char err[600];
   DrVM *vm = drvm_new(&cfg, err, sizeof err);
   free(rerun); /* the VM keeps a copy */
