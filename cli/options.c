@@ -171,6 +171,21 @@ static bool take_value(DrRunOpts *o, DrRoId id, const char *typed, const char *v
     ok = end != v && !*end && p >= 0 && p <= 1;
     break;
   }
+  case DR_V_REG: { /* the registry knows the option's kind and range */
+    char err[256];
+    if (!(r->to == DR_TO_SCHED ? drvm_scheduler_option_check : drvm_detector_option_check)(r->key, v, err, sizeof err)) {
+      dr_usage_error("--%s", err);
+      return false;
+    }
+    char *end;
+    double d = strtod(v, &end);
+    if (parse_u64(v, &n)) number = true; /* written back in one form: 7, not 007 */
+    else if (end != v && !*end) {
+      dr_ro_setf(o, id, "%g", d);
+      return true;
+    }
+    break;
+  }
   }
   if (!ok) {
     char what[64];

@@ -34,6 +34,7 @@ typedef enum {
   DR_V_INT,      /* min..max */
   DR_V_SIZE,     /* bytes: 64m, 2g (kept as the number of bytes) */
   DR_V_PROB,     /* a probability 0..1 */
+  DR_V_REG,      /* a registry option's value: the registry checks it (drvm_*_option_check) */
 } DrValKind;
 
 typedef struct {
@@ -44,7 +45,6 @@ typedef struct {
 } DrValSpec;
 
 #define DR_VAL(kind) {kind, 0, 0, NULL, NULL}
-#define DR_VAL_WHAT(kind, what) {kind, 0, 0, what, NULL}
 #define DR_VAL_INT(min, max, what) {DR_V_INT, min, max, what, NULL}
 #define DR_VAL_NAME(def) {DR_V_STR, 0, 0, NULL, def}
 
@@ -83,13 +83,13 @@ enum {
   X(SEED, "--seed", NULL, "N", DR_TO_CONFIG, NULL, DR_VAL(DR_V_U64), DR_RR_SEED, 0,                                    \
     "seed of the scheduler and of new Random(); without it one is drawn, and printed when the run ends with an "       \
     "uncaught exception, a deadlock or a step limit")                                                                  \
-  X(QUANTUM, "--quantum", NULL, NULL, DR_TO_SCHED, "quantum", DR_VAL(DR_V_COUNT), DR_RR_REGISTRY, 0, NULL)             \
+  X(QUANTUM, "--quantum", NULL, NULL, DR_TO_SCHED, "quantum", DR_VAL(DR_V_REG), DR_RR_REGISTRY, 0, NULL)               \
   X(SPURIOUS, "--spurious-wakeups", NULL, NULL, DR_TO_CONFIG, NULL, DR_VAL(DR_V_FLAG), DR_RR_SCHED, 0,                 \
     "wait() may return without notify, as Java allows")                                                                \
-  X(DEPTH, "--depth", NULL, NULL, DR_TO_SCHED, "depth", DR_VAL_INT(1, 1000, NULL), DR_RR_REGISTRY, 0, NULL)            \
-  X(PCT_STEPS, "--pct-steps", NULL, NULL, DR_TO_SCHED, "pct-steps", DR_VAL_WHAT(DR_V_COUNT, "a positive count"),       \
+  X(DEPTH, "--depth", NULL, NULL, DR_TO_SCHED, "depth", DR_VAL(DR_V_REG), DR_RR_REGISTRY, 0, NULL)                     \
+  X(PCT_STEPS, "--pct-steps", NULL, NULL, DR_TO_SCHED, "pct-steps", DR_VAL(DR_V_REG),                                  \
     DR_RR_REGISTRY, 0, NULL)                                                                                           \
-  X(NOISE, "--noise", NULL, NULL, DR_TO_SCHED, "noise", DR_VAL_WHAT(DR_V_PROB, "a probability 0..1"),                  \
+  X(NOISE, "--noise", NULL, NULL, DR_TO_SCHED, "noise", DR_VAL(DR_V_REG),                                              \
     DR_RR_REGISTRY, 0, NULL)                                                                                           \
   X(MTR_IN, "--mtr-in", NULL, NULL, DR_TO_SCHED, "mtr-in", DR_VAL(DR_V_FILE), DR_RR_REGISTRY, DR_F_STRICT, NULL)       \
   X(MTR_OUT, "--mtr-out", NULL, NULL, DR_TO_SCHED, "mtr-out", DR_VAL(DR_V_FILE), DR_RR_REGISTRY, DR_F_STRICT, NULL)    \
@@ -98,7 +98,7 @@ enum {
   X(RESTARTS, "--restarts", NULL, "N", DR_TO_CLI, NULL, DR_VAL_INT(0, 1000, NULL), DR_RR_ATTEMPT, DR_F_NONEMPTY,       \
     "start a run over, up to N times, when it deadlocks after the scheduler suspended threads (drfinder; "             \
     "default 0)")                                                                                                      \
-  X(PAIR, "--pair", NULL, NULL, DR_TO_SCHED, "pair", DR_VAL_INT(1, 1000000, "a pair number 1, 2, ..."),                \
+  X(PAIR, "--pair", NULL, NULL, DR_TO_SCHED, "pair", DR_VAL(DR_V_REG),                                                 \
     DR_RR_REGISTRY, DR_F_STRICT | DR_F_NONEMPTY, NULL)                                                                 \
   X(DETECTOR, "--detector", NULL, "NAME", DR_TO_DET, NULL, DR_VAL_NAME("ft"), DR_RR_YES, 0,                            \
     "the race detector watching the run:")                                                                             \

@@ -22,24 +22,13 @@ static void make_config(const DrRun *r, DrvmConfig *cfg, const char *rerun) {
   cfg->rerun = rerun;
 }
 
-static void discard(void *user, const char *text, size_t len) {
-  (void)user;
-  (void)text;
-  (void)len;
-}
-
-/* The seed a recording was made with.  The rerun command of a
- * --replay-prefix run given no --seed names it, and a VM takes its rerun
- * command when it is made, before it can read the recording: so a silent
- * VM reads it first (the real run prints whatever is wrong with it). */
+/* The seed a recording was made with: the rerun command of a
+ * --replay-prefix run given no --seed names it (the real run prints
+ * whatever is wrong with the recording). */
 static uint64_t recorded_seed(const DrRun *r) {
-  DrvmConfig cfg;
-  make_config(r, &cfg, NULL);
-  cfg.write_out = cfg.write_err = discard;
-  DrVM *vm = drvm_new(&cfg, NULL, 0);
   uint64_t seed = 0;
-  if (vm && drvm_compile_string(vm, r->o.prog, r->text, r->len)) drvm_replay(vm, r->recording, true, &seed);
-  drvm_free(vm);
+  char err[256];
+  if (!drvm_recording_seed(r->recording, &seed, err, sizeof err)) seed = 0;
   return seed;
 }
 

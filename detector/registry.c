@@ -42,7 +42,7 @@ static const DrDetOps *const all_ops[] = {
     "write the potentially racing statement pairs (RaceFuzzer's input)")
 
 static const DrOptSpec options[] = {
-#define DR_DET_OPTION(name, arg, kind, off, applies, rerun, help) {{name, arg, help, applies, rerun}, kind, off, 0, 0},
+#define DR_DET_OPTION(name, arg, kind, off, applies, rerun, help) {{name, arg, help, applies, rerun}, kind, off, 0, 0, NULL},
     DR_DET_OPTIONS(DR_DET_OPTION)
 #undef DR_DET_OPTION
 };
@@ -95,4 +95,8 @@ DrListener *dr_reg_det_new(DrVM *vm, const char *name, const char *text, uint64_
   DrDetectorOptions o = {.name = name, .replay_cmd = rerun, .seed = seed};
   if (!dr_opts_parse(options, dr_reg_det_option_count(), name, text, &o, pool, err, errsize)) return NULL;
   return dr_detector_new(vm, &o, result, err, errsize);
+}
+
+bool dr_reg_det_option_check(const char *key, const char *value, char *err, size_t errsize) {
+  return dr_opts_check(options, dr_reg_det_option_count(), key, value, err, errsize);
 }

@@ -212,6 +212,7 @@ typedef struct {
   bool rerun;               /* options: part of the command that reruns a run */
 } DrvmEntry;
 
+/* Entry 0 of each list is the default ("native", "ft"). */
 int drvm_scheduler_count(void);
 const DrvmEntry *drvm_scheduler_entry(int i);
 int drvm_detector_count(void);
@@ -220,6 +221,14 @@ int drvm_scheduler_option_count(void);
 const DrvmEntry *drvm_scheduler_option(int i);
 int drvm_detector_option_count(void);
 const DrvmEntry *drvm_detector_option(int i);
+/* Checks one option's value without a VM, e.g. for a command line that
+ * reports bad values as it parses them: false with "depth takes
+ * 1..1000, not '0'" (or "unknown option 'x'") in err. */
+bool drvm_scheduler_option_check(const char *key, const char *value, char *err, size_t errsize);
+bool drvm_detector_option_check(const char *key, const char *value, char *err, size_t errsize);
+/* The seed a recording (drvm run --record, drvm_record) was made with:
+ * what a replay's rerun command names before any VM exists. */
+bool drvm_recording_seed(const char *path, uint64_t *seed, char *err, size_t errsize);
 
 /* ------------------------------------------------------------ setting up a run */
 

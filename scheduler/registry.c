@@ -9,16 +9,16 @@
 #include "sched.h"
 
 /* X(name, factory, help) */
-#define DR_SCHEDULERS(X)                                                                              \
-  X("native", dr_sched_native_create,                                                                 \
-    "like an OS: a thread runs a random quantum of steps (default)")                                 \
-  X("random", dr_sched_random_create, "a random thread at every access, call and synchronization")     \
-  X("rr", dr_sched_rr_create, "round-robin, a fixed quantum")                                         \
-  X("pct", dr_sched_pct_create, "random priorities with --depth change points (Burckhardt et al.)")   \
-  X("contest", dr_sched_contest_create, "native plus random delays at synchronization (--noise)")     \
-  X("drfinder", dr_sched_drfinder_create,                                                             \
-    "reverses lock orders a previous run showed (--mtr-in; Cai & Cao)")                               \
-  X("racefuzzer", dr_sched_racefuzzer_create,                                                         \
+#define DR_SCHEDULERS(X)                                                                                               \
+  X("native", dr_sched_native_create,                                                                                  \
+    "like an OS: a thread runs a random quantum of steps (default)")                                                   \
+  X("random", dr_sched_random_create, "a random thread at every access, call and synchronization")                     \
+  X("rr", dr_sched_rr_create, "round-robin, a fixed quantum")                                                          \
+  X("pct", dr_sched_pct_create, "random priorities with --depth change points (Burckhardt et al.)")                    \
+  X("contest", dr_sched_contest_create, "native plus random delays at synchronization (--noise)")                      \
+  X("drfinder", dr_sched_drfinder_create,                                                                              \
+    "reverses lock orders a previous run showed (--mtr-in; Cai & Cao)")                                                \
+  X("racefuzzer", dr_sched_racefuzzer_create,                                                                          \
     "brings a potential race's two statements together (--race-pairs; Sen)")
 
 typedef DrScheduler *(*DrSchedFactory)(const DrSchedOptions *opt);
@@ -36,36 +36,37 @@ static const DrSchedFactory factories[] = {
 };
 
 #define OFF(field) offsetof(DrSchedOptions, field)
-/* X(name, arg, kind, field, min, max, applies, rerun, help) */
-#define DR_SCHED_OPTIONS(X)                                                                           \
-  X("seed", "N", DR_OPT_U64, OFF(seed), 0, 0, NULL, true,                                             \
-    "seed of the scheduler's random choices")                                                        \
-  X("quantum", "N", DR_OPT_COUNT, OFF(quantum), 0, 0, "native random rr contest drfinder", true,      \
-    "steps between preemptions (rr: exactly; native: mean)")                                         \
-  X("depth", "D", DR_OPT_INT, OFF(depth), 1, 1000, "pct drfinder", true,                              \
-    "pct: the bug depth, D-1 priority change points (default 3);\n"                                  \
-    "drfinder: the stack depth of may-trigger relations (12)")                                       \
-  X("pct-steps", "K", DR_OPT_COUNT, OFF(pct_steps), 0, 0, "pct", true,                                \
-    "pct: the steps a run is expected to take, over which the change\n"                              \
-    "points are drawn (default 10000; -v prints a run's scheduling points)")                         \
-  X("noise", "P", DR_OPT_PROB, OFF(noise), 0, 0, "contest", true,                                     \
-    "contest: the chance of a delay at each synchronization event (default 0.2)")                    \
-  X("mtr-in", "FILE", DR_OPT_STR, OFF(mtr_in), 0, 0, "drfinder", true,                                \
-    "drfinder: the may-trigger relations a previous run wrote; without it\n"                         \
-    "the run is DrFinder's Phase I (random scheduling that only collects relations)")                \
-  X("mtr-out", "FILE", DR_OPT_STR, OFF(mtr_out), 0, 0, "drfinder", false,                             \
-    "drfinder: write this run's relations (the next run's input)")                                   \
-  X("race-pairs", "FILE", DR_OPT_STR, OFF(race_pairs), 0, 0, "racefuzzer", true,                      \
-    "racefuzzer: potentially racing statement pairs, as --detector hybrid\n"                         \
-    "--potential-races FILE writes them")                                                            \
-  X("pair", "N", DR_OPT_INT, OFF(pair), 1, 1000000, "racefuzzer", true,                               \
-    "racefuzzer: target the Nth pair only (default: all)")                                           \
-  X("attempt", "N", DR_OPT_INT, OFF(attempt), 0, 1000, NULL, true,                                    \
+/* X(name, arg, kind, field, min, max, what, applies, rerun, help): what
+ * words a bad value's message (NULL: from the kind and range) */
+#define DR_SCHED_OPTIONS(X)                                                                                            \
+  X("seed", "N", DR_OPT_U64, OFF(seed), 0, 0, NULL, NULL, true,                                                        \
+    "seed of the scheduler's random choices")                                                                          \
+  X("quantum", "N", DR_OPT_COUNT, OFF(quantum), 0, 0, NULL, "native random rr contest drfinder", true,                 \
+    "steps between preemptions (rr: exactly; native: mean)")                                                           \
+  X("depth", "D", DR_OPT_INT, OFF(depth), 1, 1000, NULL, "pct drfinder", true,                                         \
+    "pct: the bug depth, D-1 priority change points (default 3);\n"                                                    \
+    "drfinder: the stack depth of may-trigger relations (12)")                                                         \
+  X("pct-steps", "K", DR_OPT_COUNT, OFF(pct_steps), 0, 0, NULL, "pct", true,                                           \
+    "pct: the steps a run is expected to take, over which the change\n"                                                \
+    "points are drawn (default 10000; -v prints a run's scheduling points)")                                           \
+  X("noise", "P", DR_OPT_PROB, OFF(noise), 0, 0, NULL, "contest", true,                                                \
+    "contest: the chance of a delay at each synchronization event (default 0.2)")                                      \
+  X("mtr-in", "FILE", DR_OPT_STR, OFF(mtr_in), 0, 0, NULL, "drfinder", true,                                           \
+    "drfinder: the may-trigger relations a previous run wrote; without it\n"                                           \
+    "the run is DrFinder's Phase I (random scheduling that only collects relations)")                                  \
+  X("mtr-out", "FILE", DR_OPT_STR, OFF(mtr_out), 0, 0, NULL, "drfinder", false,                                        \
+    "drfinder: write this run's relations (the next run's input)")                                                     \
+  X("race-pairs", "FILE", DR_OPT_STR, OFF(race_pairs), 0, 0, NULL, "racefuzzer", true,                                 \
+    "racefuzzer: potentially racing statement pairs, as --detector hybrid\n"                                           \
+    "--potential-races FILE writes them")                                                                              \
+  X("pair", "N", DR_OPT_INT, OFF(pair), 1, 1000000, "a pair number 1, 2, ...", "racefuzzer", true,                     \
+    "racefuzzer: target the Nth pair only (default: all)")                                                             \
+  X("attempt", "N", DR_OPT_INT, OFF(attempt), 0, 1000, NULL, NULL, true,                                               \
     "how many times a deadlocked run was restarted before this one (drvm run --restarts)")
 
 static const DrOptSpec options[] = {
-#define DR_SCHED_OPTION(name, arg, kind, off, min, max, applies, rerun, help) \
-  {{name, arg, help, applies, rerun}, kind, off, min, max},
+#define DR_SCHED_OPTION(name, arg, kind, off, min, max, what, applies, rerun, help)                                    \
+  {{name, arg, help, applies, rerun}, kind, off, min, max, what},
     DR_SCHED_OPTIONS(DR_SCHED_OPTION)
 #undef DR_SCHED_OPTION
 };
@@ -112,3 +113,7 @@ DrScheduler *dr_reg_sched_new(const char *name, const char *text, uint64_t seed,
   return factories[i](&so);
 }
 
+
+bool dr_reg_sched_option_check(const char *key, const char *value, char *err, size_t errsize) {
+  return dr_opts_check(options, dr_reg_sched_option_count(), key, value, err, errsize);
+}

@@ -252,3 +252,18 @@ int drvm_scheduler_option_count(void) { return dr_reg_sched_option_count(); }
 const DrvmEntry *drvm_scheduler_option(int i) { return dr_reg_sched_option(i); }
 int drvm_detector_option_count(void) { return dr_reg_det_option_count(); }
 const DrvmEntry *drvm_detector_option(int i) { return dr_reg_det_option(i); }
+bool drvm_scheduler_option_check(const char *key, const char *value, char *err, size_t errsize) {
+  return dr_reg_sched_option_check(key, value, err, errsize);
+}
+bool drvm_detector_option_check(const char *key, const char *value, char *err, size_t errsize) {
+  return dr_reg_det_option_check(key, value, err, errsize);
+}
+
+bool drvm_recording_seed(const char *path, uint64_t *seed, char *err, size_t errsize) {
+  bool spurious;
+  FILE *quiet = fopen("/dev/null", "w");
+  DrScheduler *r = dr_sched_replay(path, "", 0, seed, &spurious, quiet ? quiet : stderr, err, errsize);
+  if (quiet) fclose(quiet);
+  if (r) r->destroy(r);
+  return r != NULL;
+}

@@ -39,7 +39,8 @@ static bool set_value(const DrOptSpec *sp, const char *v, void *base, DrStrPool 
     return true;
   case DR_OPT_INT:
     if (!parse_u64(v, &u) || (long long)u < sp->min || (long long)u > sp->max) {
-      snprintf(err, errsize, "%s takes %lld..%lld, not '%s'", sp->e.name, sp->min, sp->max, v);
+      if (sp->what) snprintf(err, errsize, "%s takes %s, not '%s'", sp->e.name, sp->what, v);
+      else snprintf(err, errsize, "%s takes %lld..%lld, not '%s'", sp->e.name, sp->min, sp->max, v);
       return false;
     }
     *(int *)field = (int)u;
@@ -61,7 +62,11 @@ static bool set_value(const DrOptSpec *sp, const char *v, void *base, DrStrPool 
     return true;
   }
   snprintf(err, errsize, "%s takes %s, not '%s'", sp->e.name,
-           sp->kind == DR_OPT_COUNT ? "a positive count" : sp->kind == DR_OPT_U64 ? "a number 0, 1, ..." : "a value", v);
+           sp->what                    ? sp->what
+           : sp->kind == DR_OPT_COUNT ? "a positive count"
+           : sp->kind == DR_OPT_U64   ? "a number 0, 1, ..."
+                                       : "a value",
+           v);
   return false;
 }
 
@@ -115,6 +120,29 @@ bool dr_opts_parse(const DrOptSpec *specs, int n, const char *owner, const char 
     if (len) ok = parse_item(specs, n, owner, item, base, pool, err, errsize);
   }
   free(item);
+  return ok;
+}
+
+bool dr_opts_check(const DrOptSpec *specs, int n, const char *key, const char *value, char *err, size_t errsize) {
+  const DrOptSpec *sp = NULL;
+  for (int i = 0; i < n && !sp; i++)
+    if (!strcmp(specs[i].e.name, key)) sp = &specs[i];
+  if (!sp) {
+    snprintf(err, errsize, "unknown option '%s'", key);
+    return false;
+  }
+  if (sp->kind == DR_OPT_FLAG) return true;
+  union {
+    uint64_t u;
+    int i;
+    double d;
+    const char *s;
+  } scratch;
+  DrStrPool pool = {0};
+  DrOptSpec one = *sp;
+  one.offset = 0;
+  bool ok = set_value(&one, value ? value : "", &scratch, &pool, err, errsize);
+  dr_str_pool_free(&pool);
   return ok;
 }
 

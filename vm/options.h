@@ -21,6 +21,7 @@ typedef struct {
   DrOptKind kind;
   size_t offset; /* of the field in the options struct */
   long long min, max; /* DR_OPT_INT */
+  const char *what;   /* a bad value's words ("a pair number 1, 2, ..."); NULL: from the kind */
 } DrOptSpec;
 
 /* Strings the parsed options point to, freed together. */
@@ -35,6 +36,9 @@ typedef struct {
  * false with a message in err. */
 bool dr_opts_parse(const DrOptSpec *specs, int n, const char *owner, const char *text, void *base, DrStrPool *pool,
                    char *err, size_t errsize);
+/* Checks one option's value, whoever it is for: false with "KEY takes
+ * ..., not 'VALUE'" or "unknown option" in err. */
+bool dr_opts_check(const DrOptSpec *specs, int n, const char *key, const char *value, char *err, size_t errsize);
 /* Whether owner is in a spec's applies list (NULL: everyone). */
 bool dr_opts_applies(const DrOptSpec *spec, const char *owner);
 void dr_str_pool_free(DrStrPool *p);

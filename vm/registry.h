@@ -15,6 +15,8 @@ int dr_reg_sched_count(void);
 const DrvmEntry *dr_reg_sched_entry(int i);
 int dr_reg_sched_option_count(void);
 const DrvmEntry *dr_reg_sched_option(int i);
+/* One scheduler option's value, checked (drvm_scheduler_option_check). */
+bool dr_reg_sched_option_check(const char *key, const char *value, char *err, size_t errsize);
 /* A scheduler by name with "key=value" options; seed is the default for
  * seed= (the seed given goes to *seed_given, and the one its choices
  * use, which a restart derives from it, to *seed_run), rerun the command
@@ -76,6 +78,7 @@ const DrvmEntry *dr_reg_det_option(int i);
  * empty for "none"; NULL with a message otherwise. */
 DrListener *dr_reg_det_new(DrVM *vm, const char *name, const char *options, uint64_t seed, const char *rerun,
                            DrDetectorResult *result, DrStrPool *pool, char *err, size_t errsize);
+bool dr_reg_det_option_check(const char *key, const char *value, char *err, size_t errsize);
 /* Whether name and options make a detector (false with a message). */
 bool dr_reg_det_check(const char *name, const char *options, DrStrPool *pool, char *err, size_t errsize);
 /* The detector's view for hosts (include/drvm.h): false if it has none. */

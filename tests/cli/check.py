@@ -49,7 +49,7 @@ def usage_errors():
         (["run", "--seed"], "--seed needs a value"),
         (["run", "--seed", "x", LOST], "bad value 'x'"),
         (["run", "--seed", "-1", LOST], "bad value '-1'"),
-        (["run", "--quantum", "0", LOST], "bad value '0'"),
+        (["run", "--quantum", "0", LOST], "--quantum takes a positive count, not '0'"),
         (["run", "--max-heap", "0", LOST], "bad value '0'"),
         (["run", "--max-steps", "x", LOST], "bad value 'x'"),
         (["run", "--depth", "0", LOST], "--depth takes 1..1000, not '0'"),
