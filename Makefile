@@ -118,15 +118,15 @@ drvm-nohooks:
 # The build variants: switch dispatch (-DDR_NO_COMPUTED_GOTO) and a
 # collection at every allocation with the internal checks on
 # (-DDR_GC_STRESS -DDR_DEBUG), each running the language tests and the
-# thread tests (3 seeds), and the API tests.
+# thread tests, and the API tests.
 stress: $(FFI_TEST_LIB)
 	$(MAKE) BUILD=build-switch OPT="-O2 -g -DDR_NO_COMPUTED_GOTO" build-switch/drvm $(patsubst $(BUILD)/%,build-switch/%,$(API_BINS))
 	$(MAKE) BUILD=build-stress OPT="-O1 -g -DDR_GC_STRESS -DDR_DEBUG" build-stress/drvm $(patsubst $(BUILD)/%,build-stress/%,$(API_BINS))
 	@$(call API_RUN,$(patsubst $(BUILD)/%,build-switch/%,$(API_BINS)) $(patsubst $(BUILD)/%,build-stress/%,$(API_BINS)))
 	python3 tests/runner.py --drvm build-switch/drvm --no-jdk tests/lang tests/ffi
-	python3 tests/runner.py --drvm build-switch/drvm --no-jdk --seeds 3 tests/threads
+	python3 tests/runner.py --drvm build-switch/drvm --no-jdk tests/threads
 	python3 tests/runner.py --drvm build-stress/drvm --no-jdk tests/lang tests/ffi
-	python3 tests/runner.py --drvm build-stress/drvm --no-jdk --seeds 3 tests/threads
+	python3 tests/runner.py --drvm build-stress/drvm --no-jdk tests/threads
 
 drvm-asan: $(CLI_OBJS) $(BUILD)/libdrvm.a
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
