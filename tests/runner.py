@@ -2,7 +2,7 @@
 """drvm's test runner (Python 3 standard library only).
 
     python3 tests/runner.py [--drvm ./drvm] [--jdk | --no-jdk | --jdk-only]
-                            [-j N] [--timeout S] [--filter SUBSTR] [-v]
+                            [-j N] [--timeout S] [--filter SUBSTR] [--exclude SUBSTR ...] [-v]
                             [--seeds N] [--unit BIN ...] [paths...]
 
 Runs every tests/**/*.dl program (default path: tests/lang) with
@@ -835,6 +835,8 @@ def main():
     ap.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1, help="parallel jobs")
     ap.add_argument("--timeout", type=float, default=30.0, help="seconds per drvm run (default 30)")
     ap.add_argument("--filter", default=None, help="only tests whose path contains SUBSTR")
+    ap.add_argument("--exclude", action="append", default=[], metavar="SUBSTR",
+                    help="leave out tests whose path contains SUBSTR (repeatable)")
     ap.add_argument("--seeds", type=int, default=None, metavar="N",
                     help="thread tests: run seeds 1..N (overrides '// seeds:')")
     ap.add_argument("--unit", action="append", default=[], metavar="BIN", help="also run a unit-test binary")
@@ -847,6 +849,7 @@ def main():
     files = discover(paths)
     if opts.filter:
         files = [f for f in files if opts.filter in f]
+    files = [f for f in files if not any(x in f for x in opts.exclude)]
     tests = [parse_test(f) for f in files]
     if opts.seeds is not None:
         if opts.seeds < 1:
