@@ -58,12 +58,7 @@ const DrDetOps *dr_det_ops(const char *name) {
   return NULL;
 }
 
-void dr_det_names(char *out, size_t size) {
-  size_t len = 0;
-  out[0] = 0;
-  for (int i = 0; i < dr_reg_det_count() && len + 2 < size; i++)
-    len += (size_t)snprintf(out + len, size - len, "%s%s", i ? ", " : "", entries[i].name);
-}
+void dr_det_names(char *out, size_t size) { dr_entry_names(dr_reg_det_entry, dr_reg_det_count(), out, size); }
 
 static bool known(const char *name) {
   for (int i = 0; i < dr_reg_det_count(); i++)

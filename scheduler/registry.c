@@ -82,13 +82,6 @@ static int find(const char *name) {
   return -1;
 }
 
-static void names(char *out, size_t size) {
-  size_t len = 0;
-  out[0] = 0;
-  for (int i = 0; i < dr_reg_sched_count() && len + 2 < size; i++)
-    len += (size_t)snprintf(out + len, size - len, "%s%s", i ? ", " : "", entries[i].name);
-}
-
 DrScheduler *dr_sched_create(const char *name, const DrSchedOptions *opt) {
   int i = find(name);
   return i < 0 ? NULL : factories[i](opt);
@@ -99,7 +92,7 @@ DrScheduler *dr_reg_sched_new(const char *name, const char *text, uint64_t seed,
   int i = find(name);
   if (i < 0) {
     char list[256];
-    names(list, sizeof list);
+    dr_entry_names(dr_reg_sched_entry, dr_reg_sched_count(), list, sizeof list);
     snprintf(err, errsize, "unknown scheduler '%s' (choose one of: %s)", name, list);
     return NULL;
   }

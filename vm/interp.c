@@ -272,6 +272,17 @@ static DrObj *pending_lock(const DrThread *th) {
   return NULL;
 }
 
+/* th is switched away from: suspended before a monitorenter, it is an
+ * acquisition pending, enabled only while the monitor is free
+ * (dr_sched_is_enabled). */
+static void leave_pending(DrVM *vm, DrThread *th) {
+  DrObj *lock = th->state == DR_TS_RUNNABLE ? pending_lock(th) : NULL;
+  if (!lock) return;
+  th->state = DR_TS_BLOCKED;
+  th->monitor = lock;
+  vm->sched_gen++;
+}
+
 static void emit_unwind(DrVM *vm, DrThread *th, DrFrame *fr) {
   if (!dr_listening(vm, DR_EV_RETURN) || !(is_user(fr->method) || (th->nframes > 1 && is_user(th->frames[th->nframes - 2].method))))
     return;
@@ -1158,16 +1169,7 @@ step_slow:
 switch_to:
   /* next executes its pending event; NULL: the run is over */
   if (!next) goto run_over;
-  if (next != th && th->state == DR_TS_RUNNABLE) {
-    /* Suspended before a monitorenter: it is an acquisition pending,
-     * enabled only while the monitor is free (dr_sched_is_enabled). */
-    DrObj *lock = pending_lock(th);
-    if (lock) {
-      th->state = DR_TS_BLOCKED;
-      th->monitor = lock;
-      vm->sched_gen++;
-    }
-  }
+  if (next != th) leave_pending(vm, th);
   vm->thread = th = next;
   REHOOK();
   {
@@ -1330,14 +1332,7 @@ int dr_interp_resume(DrVM *vm, DrThread *t) {
   ASSERT(vm->suspended, "resume without a decision");
   vm->suspended = false;
   dr_sched_chosen(vm, t);
-  if (t != cur && cur->state == DR_TS_RUNNABLE) {
-    DrObj *lock = pending_lock(cur);
-    if (lock) {
-      cur->state = DR_TS_BLOCKED;
-      cur->monitor = lock;
-      vm->sched_gen++;
-    }
-  }
+  if (t != cur) leave_pending(vm, cur);
   if (t != cur || vm->suspend_reason == DR_PICK_PREEMPT) {
     uint64_t q = vm->sched->quantum ? vm->sched->quantum(vm->sched, vm, t) : 0;
     vm->preempt_at = q ? vm->steps + q : UINT64_MAX;

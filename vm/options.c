@@ -146,6 +146,13 @@ bool dr_opts_check(const DrOptSpec *specs, int n, const char *key, const char *v
   return ok;
 }
 
+void dr_entry_names(const DrvmEntry *(*entry)(int i), int n, char *out, size_t size) {
+  size_t len = 0;
+  out[0] = 0;
+  for (int i = 0; i < n && len + 2 < size; i++)
+    len += (size_t)snprintf(out + len, size - len, "%s%s", i ? ", " : "", entry(i)->name);
+}
+
 void dr_str_pool_free(DrStrPool *p) {
   for (int i = 0; i < p->count; i++) free(p->items[i]);
   free(p->items);

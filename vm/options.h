@@ -42,5 +42,7 @@ bool dr_opts_check(const DrOptSpec *specs, int n, const char *key, const char *v
 /* Whether owner is in a spec's applies list (NULL: everyone). */
 bool dr_opts_applies(const DrOptSpec *spec, const char *owner);
 void dr_str_pool_free(DrStrPool *p);
+/* "a, b, c": the names of a registry's n entries, for messages. */
+void dr_entry_names(const DrvmEntry *(*entry)(int i), int n, char *out, size_t size);
 
 #endif
