@@ -1,6 +1,8 @@
 /* The registries: schedulers, detectors and their options as data;
  * choosing by name with options, and clear errors for an unknown name,
  * an unknown option, an option of another scheduler and a bad value. */
+#include <unistd.h>
+
 #include "check.h"
 
 static const char SRC[] = "public class P {\n"
@@ -115,8 +117,38 @@ static void choose(Check *t) {
   sinks_free(&s);
 }
 
+/* One option checked without a VM; a recording's seed read without one. */
+static void without_a_vm(Check *t) {
+  char err[200];
+  CHECK(t, drvm_scheduler_option_check("depth", "3", err, sizeof err));
+  CHECK(t, !drvm_scheduler_option_check("depth", "0", err, sizeof err));
+  CHECK_STR(t, err, "depth takes 1..1000, not '0'");
+  CHECK(t, !drvm_scheduler_option_check("pair", "x", err, sizeof err));
+  CHECK_STR(t, err, "pair takes a pair number 1, 2, ..., not 'x'");
+  CHECK(t, !drvm_scheduler_option_check("frob", "1", err, sizeof err));
+  CHECK_HAS(t, err, "unknown option 'frob'");
+  CHECK(t, drvm_detector_option_check("all-races", NULL, err, sizeof err));
+  CHECK(t, !drvm_detector_option_check("json", "", err, sizeof err));
+  char path[] = "/tmp/drvm-api-seed-XXXXXX";
+  int fd = mkstemp(path);
+  CHECK(t, fd >= 0);
+  if (fd < 0) return;
+  close(fd);
+  Sinks s = {0};
+  DrVM *vm = vm_with(SRC, &s, 4242, 0);
+  uint64_t seed = 0;
+  CHECK(t, vm && drvm_record(vm, path) && drvm_run(vm, 0, NULL, NULL) >= 0);
+  drvm_free(vm);
+  CHECK(t, drvm_recording_seed(path, &seed, err, sizeof err) && seed == 4242);
+  CHECK(t, !drvm_recording_seed("/nonexistent/x", &seed, err, sizeof err));
+  CHECK_HAS(t, err, "cannot read /nonexistent/x");
+  unlink(path);
+  sinks_free(&s);
+}
+
 int main(void) {
   Check t = {0};
+  without_a_vm(&t);
   lists(&t);
   errors(&t);
   choose(&t);
