@@ -51,7 +51,7 @@ $(BUILD)/pic/gen/prelude.o: $(BUILD)/gen/prelude.c
 	$(CC) $(CPPFLAGS) $(CFLAGS) -fPIC -c -o $@ $<
 
 # tests/api: hosts that use include/drvm.h only, linked with the library
-$(BUILD)/api/%: tests/api/%.c tests/api/check.h docs/embedding_example.c include/drvm.h $(BUILD)/libdrvm.a
+$(BUILD)/api/%: tests/api/%.c tests/api/check.h tests/unit/check.h docs/embedding_example.c include/drvm.h $(BUILD)/libdrvm.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -Iinclude $(LDFLAGS) -o $@ $< $(BUILD)/libdrvm.a $(LDLIBS)
 

@@ -118,7 +118,7 @@ static void free_parts(DrApi *a) {
   if (a->top) a->top->destroy(a->top); /* owns the recorder, replay and core */
   else {
     if (a->replay) a->replay->destroy(a->replay);
-    if (a->core && a->core != a->replay) a->core->destroy(a->core);
+    if (a->core) a->core->destroy(a->core);
   }
   a->top = a->core = a->replay = a->recorder = NULL;
 }
@@ -128,15 +128,10 @@ void drvm_free(DrVM *vm) {
   DrApi *a = vm->api;
   /* listeners not yet finished (a run never ended) free themselves in finish */
   if (a->state < DR_API_FINISHED) {
-    for (DrListener *l = vm->listeners; l;) {
-      DrListener *next = l->next;
-      if (l->finish) l->finish(l, vm);
-      l = next;
-    }
+    dr_finish_listeners(vm);
     if (a->state < DR_API_STARTED && a->tracer) a->tracer->finish(a->tracer, vm); /* never attached */
     for (int i = 0; i < a->nlisteners; i++) free(a->listeners[i]);
   }
-  vm->listeners = NULL;
   free_parts(a);
   vm->sched = NULL;
   if (vm->out_file) fflush(vm->out_file);
@@ -166,6 +161,13 @@ const char *drvm_error(const DrVM *vm) { return vm && vm->api ? vm->api->err : "
 
 /* ------------------------------------------------------------ compiling */
 
+/* FNV-1a: a recording names the program text it was made from. */
+static uint64_t fnv1a(const char *s, size_t n) {
+  uint64_t h = 0xcbf29ce484222325u;
+  for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)s[i]) * 0x100000001b3u;
+  return h;
+}
+
 static const char *base_name(const char *path) {
   const char *slash = strrchr(path, '/');
   return slash ? slash + 1 : path;
@@ -178,10 +180,9 @@ bool drvm_compile_string(DrVM *vm, const char *name, const char *text, size_t le
   if (!name) name = "prog.dl";
   if (memchr(text, '\0', len)) return dr_api_fail(vm, "%s is not a text file (it contains NUL bytes)", name);
   a->path = dr_strdup(name);
-  a->text = dr_xrealloc(NULL, len + 1);
-  memcpy(a->text, text, len);
-  a->text[len] = 0;
+  a->text = dr_strndup(text, len); /* no NUL inside: all of it */
   a->len = len;
+  a->program_hash = fnv1a(text, len);
   a->src = (DrSource){a->path, a->text, len};
   vm->source_name = a->source_name ? a->source_name : base_name(a->path);
   a->main_class = dr_compile(vm, &a->src, &a->diags);

@@ -38,6 +38,7 @@ typedef struct DrApi {
   /* the program */
   char *path, *text;
   size_t len;
+  uint64_t program_hash;      /* recordings name the program they fit */
   DrSource src;
   DrDiagList diags;
   DrClass *main_class;

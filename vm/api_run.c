@@ -6,12 +6,6 @@
 #include "api.h"
 #include "trace.h"
 
-static uint64_t fnv1a(const char *s, size_t n) {
-  uint64_t h = 0xcbf29ce484222325u;
-  for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)s[i]) * 0x100000001b3u;
-  return h;
-}
-
 /* ------------------------------------------------------------ setting up */
 
 static void drop_core(DrApi *a) {
@@ -73,7 +67,7 @@ bool drvm_replay(DrVM *vm, const char *path, bool prefix, uint64_t *seed) {
   if (!dr_api_check(vm, "drvm_replay", DR_API_COMPILED, DR_API_COMPILED)) return false;
   DrApi *a = vm->api;
   bool spurious;
-  DrScheduler *r = dr_sched_replay(path, vm->source_name, fnv1a(a->text, a->len), &a->replay_seed, &spurious,
+  DrScheduler *r = dr_sched_replay(path, vm->source_name, a->program_hash, &a->replay_seed, &spurious,
                                    vm->err_file, a->err, sizeof a->err);
   if (!r) return false;
   if (a->replay) a->replay->destroy(a->replay);
@@ -138,7 +132,7 @@ bool drvm_set_stepping(DrVM *vm, unsigned points, bool every_decision) {
 static bool wire_scheduler(DrVM *vm) {
   DrApi *a = vm->api;
   if (a->replay && !a->replay_prefix) drop_core(a); /* a full replay decides everything */
-  else if (!a->core && !drvm_set_scheduler(vm, "native", NULL)) return false;
+  else if (!a->core && !drvm_set_scheduler(vm, dr_reg_sched_entry(0)->name, NULL)) return false;
   if (a->core && a->core->start && !a->core->start(a->core, vm, a->err, sizeof a->err)) return false;
   DrScheduler *s = a->core;
   if (a->replay) {
@@ -149,20 +143,20 @@ static bool wire_scheduler(DrVM *vm) {
   unsigned points = s->points | a->step_points;
   uint64_t seed = a->replay ? a->replay_seed : a->run_seed;
   if (a->recording) {
-    DrScheduler *rec = dr_sched_record(s, points, a->record_path, vm->source_name, fnv1a(a->text, a->len), seed,
+    DrScheduler *rec = dr_sched_record(s, points, a->record_path, vm->source_name, a->program_hash, seed,
                                        a->spurious, a->err, sizeof a->err);
     if (!rec) return false;
     a->top = a->recorder = rec;
   }
   dr_vm_set_scheduler(vm, a->top, a->step_points);
-  vm->seed = a->replay ? a->replay_seed : a->run_seed; /* new Random()'s, as recorded */
+  vm->seed = seed; /* new Random()'s, as recorded */
   vm->spurious_wakeups = a->spurious;
   return true;
 }
 
 static bool attach_listeners(DrVM *vm) {
   DrApi *a = vm->api;
-  const char *det = a->det_name ? a->det_name : "ft";
+  const char *det = a->det_name ? a->det_name : dr_reg_det_entry(0)->name;
   uint64_t shown = a->replay && !a->replay_prefix ? a->replay_seed : a->given_seed;
   a->detector = dr_reg_det_new(vm, det, a->det_options, shown, a->rerun, &a->det_result, &a->pool, a->err,
                                sizeof a->err);
@@ -238,24 +232,24 @@ bool drvm_run_to_end(DrVM *vm) {
 
 /* ------------------------------------------------------------ finishing */
 
+/* status is the finished run's: the detector's, the replay's and the
+ * outputs' verdicts are in it, over how the program itself ended. */
 static DrvmOutcome outcome_of(DrVM *vm, int status) {
+  if (status == DR_EXIT_REPLAY) return DRVM_OUTCOME_REPLAY_DIVERGED;
   if (vm->halting) return (DrvmOutcome)vm->halt_outcome;
-  if (status == DR_EXIT_EXCEPTION) return DRVM_OUTCOME_EXCEPTION;
-  if (status == DR_EXIT_USAGE) return DRVM_OUTCOME_ERROR;
-  return DRVM_OUTCOME_NORMAL;
+  switch (status) {
+  case DR_EXIT_OK: return DRVM_OUTCOME_NORMAL;
+  case DR_EXIT_EXCEPTION: return DRVM_OUTCOME_EXCEPTION;
+  case DR_EXIT_RACES: return DRVM_OUTCOME_RACES;
+  default: return DRVM_OUTCOME_ERROR;
+  }
 }
 
 /* The listeners' finish (the detector's summary), the replay's and the
  * recording's verdicts, and the scheduler's outputs. */
 static int finish_parts(DrVM *vm, int status) {
   DrApi *a = vm->api;
-  for (DrListener *l = vm->listeners; l;) {
-    DrListener *next = l->next;
-    if (l->finish) l->finish(l, vm);
-    l = next;
-  }
-  vm->listeners = NULL;
-  vm->listen_mask = 0;
+  dr_finish_listeners(vm);
   a->detector = a->tracer = NULL;
   a->nlisteners = 0;
   bool races = a->det_result.races > 0 && status == DR_EXIT_OK;
@@ -287,10 +281,7 @@ int drvm_finish(DrVM *vm, DrvmResult *r) {
   a->status = status;
   if (r) {
     memset(r, 0, sizeof *r);
-    r->outcome = outcome_of(vm, a->status);
-    if (status == DR_EXIT_RACES && r->outcome == DRVM_OUTCOME_NORMAL) r->outcome = DRVM_OUTCOME_RACES;
-    if (status == DR_EXIT_REPLAY) r->outcome = DRVM_OUTCOME_REPLAY_DIVERGED;
-    if (status == DR_EXIT_USAGE && r->outcome == DRVM_OUTCOME_NORMAL) r->outcome = DRVM_OUTCOME_ERROR;
+    r->outcome = outcome_of(vm, status);
     r->exit_status = status;
     r->races = a->det_result.races;
     r->uncaught = vm->uncaught;
@@ -315,7 +306,7 @@ const char *drvm_scheduler_name(const DrVM *vm) {
   const DrApi *a = vm->api;
   if (a->core) return a->core->name;
   if (a->replay) return a->replay->name;
-  return "native";
+  return dr_reg_sched_entry(0)->name; /* what drvm_start will choose */
 }
 
 bool drvm_scheduler_report(DrVM *vm, FILE *out, bool json) {

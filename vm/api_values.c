@@ -29,8 +29,7 @@ static DrObj *object_named(DrVM *vm, const char *name) {
 }
 
 /* A value as Java prints it; strings quoted, objects by name. */
-static void value_text(DrVM *vm, DrKind k, DrValue v, DrBuf *b) {
-  (void)vm;
+static void value_text(DrKind k, DrValue v, DrBuf *b) {
   if (k != DR_K_REF) {
     dr_buf_append_value(b, k, v);
     return;
@@ -64,7 +63,7 @@ bool drvm_static_value(DrVM *vm, const char *cls, const char *field, char *out, 
   int s = slot_named(c->static_names, c->nstatics, field);
   if (s < 0 || !c->static_kinds) return dr_api_fail(vm, "%s has no static field %s", cls, field);
   DrBuf b = {0};
-  value_text(vm, (DrKind)c->static_kinds[s], c->statics[s], &b);
+  value_text((DrKind)c->static_kinds[s], c->statics[s], &b);
   return put(&b, out, size);
 }
 
@@ -93,13 +92,13 @@ bool drvm_field_value(DrVM *vm, const char *obj, const char *field, char *out, s
     case DR_K_DOUBLE: v.d = ((const double *)base)[i]; break;
     default: v.ref = ((DrObj *const *)base)[i]; break;
     }
-    value_text(vm, c->elem_kind, v, &b);
+    value_text(c->elem_kind, v, &b);
     return put(&b, out, size);
   }
   if (c->flags & DR_CLS_STRING) return dr_api_fail(vm, "%s is a String: its fields are not the program's", obj);
   int s = slot_named(c->field_names, c->nfields, field);
   if (s < 0 || !c->field_kinds) return dr_api_fail(vm, "%s has no field %s", obj, field);
-  value_text(vm, (DrKind)c->field_kinds[s], ((DrInstance *)o)->fields[s], &b);
+  value_text((DrKind)c->field_kinds[s], ((DrInstance *)o)->fields[s], &b);
   return put(&b, out, size);
 }
 

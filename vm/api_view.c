@@ -14,12 +14,11 @@ void dr_api_event(DrVM *vm, const DrEvent *e, DrvmEvent *out) {
   out->other = e->other ? e->other->id : -1;
   out->index = -1;
   out->line = -1;
-  out->file = vm->source_name;
   const DrClass *c = e->cls;
   out->cls = c ? c->name : NULL;
   out->is_static = e->is_static;
   if (e->obj && e->kind != DR_EV_FORK && e->kind != DR_EV_JOIN) out->object = e->obj->serial;
-  bool access = dr_event_info[e->kind].flags & (DR_EVF_ACCESS) || e->kind == DR_EV_VREAD || e->kind == DR_EV_VWRITE;
+  bool access = (dr_event_info[e->kind].flags & DR_EVF_ACCESS) || e->kind == DR_EV_VREAD || e->kind == DR_EV_VWRITE;
   if (access && c && e->field >= 0) {
     if (e->is_static) out->field = e->field < c->nstatics ? c->static_names[e->field] : NULL;
     else if (c->flags & DR_CLS_ARRAY) out->index = e->field;
@@ -29,7 +28,9 @@ void dr_api_event(DrVM *vm, const DrEvent *e, DrvmEvent *out) {
     out->method_class = e->method->owner->name;
     out->method = e->method->name;
     out->line = dr_method_line(e->method, e->pc);
-    if (e->method->owner->flags & DR_CLS_BUILTIN) out->file = "prelude.dl";
+    out->file = dr_method_file(vm, e->method);
+  } else {
+    out->file = vm->source_name;
   }
   if (e->callee) out->callee = e->callee->desc;
   out->arg = e->arg;
@@ -225,7 +226,7 @@ bool drvm_thread_frame(DrVM *vm, int id, int depth, DrvmFrame *out) {
   const DrFrame *f = &t->frames[t->nframes - 1 - depth];
   out->cls = f->method->owner->name;
   out->method = f->method->name;
-  out->file = (f->method->owner->flags & DR_CLS_BUILTIN) ? "prelude.dl" : vm->source_name;
+  out->file = dr_method_file(vm, f->method);
   out->line = f->ip && !(f->method->flags & DR_M_NATIVE) ? dr_method_line(f->method, (uint32_t)(f->ip - f->method->code)) : -1;
   return true;
 }

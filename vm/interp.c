@@ -283,6 +283,12 @@ static void leave_pending(DrVM *vm, DrThread *th) {
   vm->sched_gen++;
 }
 
+/* t's quantum starts now: its preemption point (never for 0). */
+static void start_quantum(DrVM *vm, DrThread *t) {
+  uint64_t q = vm->sched->quantum ? vm->sched->quantum(vm->sched, vm, t) : 0;
+  vm->preempt_at = q ? vm->steps + q : UINT64_MAX;
+}
+
 static void emit_unwind(DrVM *vm, DrThread *th, DrFrame *fr) {
   if (!dr_listening(vm, DR_EV_RETURN) || !(is_user(fr->method) || (th->nframes > 1 && is_user(th->frames[th->nframes - 2].method))))
     return;
@@ -1158,8 +1164,7 @@ step_slow:
   }
   next = dr_sched_point(vm, DR_PICK_PREEMPT);
   if (next == th) {
-    uint64_t q = vm->sched->quantum ? vm->sched->quantum(vm->sched, vm, th) : 0;
-    vm->preempt_at = q ? vm->steps + q : UINT64_MAX;
+    start_quantum(vm, th);
     step_limit = step_limit_of(vm);
     th->granted_ip = ip;
     REDISPATCH();
@@ -1172,11 +1177,8 @@ switch_to:
   if (next != th) leave_pending(vm, th);
   vm->thread = th = next;
   REHOOK();
-  {
-    uint64_t q = vm->sched->quantum ? vm->sched->quantum(vm->sched, vm, th) : 0;
-    vm->preempt_at = q ? vm->steps + q : UINT64_MAX;
-    step_limit = step_limit_of(vm);
-  }
+  start_quantum(vm, th);
+  step_limit = step_limit_of(vm);
   LOAD();
   th->granted_ip = ip;
   REDISPATCH();
@@ -1307,10 +1309,7 @@ bool dr_main_start(DrVM *vm, DrClass *cls, int argc, const char *const *argv, in
     dr_emit_event(vm, &ev);
   }
   if (class_init(vm, t, cls) < 0) vm->exception = NULL;
-  if (vm->sched->quantum) {
-    uint64_t q = vm->sched->quantum(vm->sched, vm, t);
-    vm->preempt_at = q ? q : UINT64_MAX;
-  }
+  start_quantum(vm, t);
   return true;
 }
 
@@ -1333,10 +1332,7 @@ int dr_interp_resume(DrVM *vm, DrThread *t) {
   vm->suspended = false;
   dr_sched_chosen(vm, t);
   if (t != cur) leave_pending(vm, cur);
-  if (t != cur || vm->suspend_reason == DR_PICK_PREEMPT) {
-    uint64_t q = vm->sched->quantum ? vm->sched->quantum(vm->sched, vm, t) : 0;
-    vm->preempt_at = q ? vm->steps + q : UINT64_MAX;
-  }
+  if (t != cur || vm->suspend_reason == DR_PICK_PREEMPT) start_quantum(vm, t);
   vm->thread = t;
   t->granted_ip = t->frames[t->nframes - 1].ip;
   return dr_interp_continue(vm);

@@ -28,6 +28,16 @@ void dr_listeners_changed(DrVM *vm) {
   vm->hooks_gen++;
 }
 
+void dr_finish_listeners(DrVM *vm) {
+  for (DrListener *l = vm->listeners; l;) {
+    DrListener *next = l->next; /* finish may free l */
+    if (l->finish) l->finish(l, vm);
+    l = next;
+  }
+  vm->listeners = NULL;
+  vm->listen_mask = 0;
+}
+
 void dr_emit_event_all(DrVM *vm, const DrEvent *e) {
   uint32_t bit = DR_EV_BIT(e->kind);
   for (DrListener *l = vm->listeners; l; l = l->next)
@@ -248,7 +258,12 @@ void dr_vm_set_scheduler(DrVM *vm, DrScheduler *s, unsigned extra_points) {
   if (vm->sched_points) vm->hooks = true;
 }
 
-static bool step_here(DrVM *vm);
+/* A stepping host sees this decision: it has a choice, or wants all. */
+static bool step_here(DrVM *vm) {
+  if (vm->step_every) return true;
+  DrThread *const *en;
+  return dr_sched_enabled(vm, &en) > 1;
+}
 
 DrThread *dr_sched_point(DrVM *vm, int reason) {
   DrThread *cur = vm->thread;
@@ -284,13 +299,6 @@ DrThread *dr_sched_point(DrVM *vm, int reason) {
     }
     return dr_sched_chosen(vm, t);
   }
-}
-
-/* A stepping host sees this decision: it has a choice, or wants all. */
-static bool step_here(DrVM *vm) {
-  if (vm->step_every) return true;
-  DrThread *const *en;
-  return dr_sched_enabled(vm, &en) > 1;
 }
 
 DrThread *dr_sched_chosen(DrVM *vm, DrThread *t) {

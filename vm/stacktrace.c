@@ -12,6 +12,10 @@
 
 enum { DR_MAX_TRACE = 1024 }; /* the JDK's default MaxJavaStackTraceDepth */
 
+const char *dr_method_file(const DrVM *vm, const DrMethod *m) {
+  return (m->owner->flags & DR_CLS_BUILTIN) ? "prelude.dl" : vm->source_name;
+}
+
 static bool is_throwable_class(DrVM *vm, const DrClass *c) {
   return (c->flags & DR_CLS_THROWABLE) || dr_is_subclass(c, vm->known[DR_WK_THROWABLE]);
 }
@@ -35,7 +39,7 @@ void dr_position_text(DrVM *vm, const DrMethod *m, int64_t pc, bool with_method,
     dr_buf_append_str(b, m->name);
     dr_buf_append_str(b, "(");
   }
-  dr_buf_append_str(b, (m->owner->flags & DR_CLS_BUILTIN) ? "prelude.dl" : vm->source_name);
+  dr_buf_append_str(b, dr_method_file(vm, m));
   /* ip is saved at the start of the instruction that left the frame */
   int line = pc >= 0 ? dr_method_line(m, (uint32_t)pc) : -1;
   if (line >= 0) {

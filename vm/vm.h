@@ -211,6 +211,8 @@ bool dr_throw_npe(DrVM *vm);
 /* Fills a Throwable's stack trace from the current frames (stacktrace.c):
  * skips skip_top frames, then constructors of Throwable classes. */
 bool dr_build_stack_trace(DrVM *vm, DrObj *throwable, int skip_top);
+/* The source file m's code is in: "prelude.dl" or the program's. */
+const char *dr_method_file(const DrVM *vm, const DrMethod *m);
 /* "Class.method(file:line)" of a frame, appended to b. */
 void dr_frame_text(DrVM *vm, const DrFrame *f, DrBuf *b);
 /* "file:line" of pc (-1: unknown) in m, or with with_method the frame form. */
@@ -267,6 +269,8 @@ void dr_decode_access(DrVM *vm, const uint32_t *ip, const DrValue *R, DrEvent *e
 /* Fills the position fields of e from t's innermost bytecode frame. */
 void dr_event_at(DrEvent *e, DrEventKind kind, DrThread *t);
 void dr_add_listener(DrVM *vm, DrListener *l);
+/* The run ended: every listener's finish, in order; none is left. */
+void dr_finish_listeners(DrVM *vm);
 /* Native methods bound to C through libffi (ffi.c). */
 bool dr_ffi_load(DrVM *vm, const char *path, char *err, size_t errsize); /* --lib */
 bool dr_ffi_call(DrVM *vm, DrValue *args, DrValue *ret); /* a user native method's DrNativeFn */

@@ -1,7 +1,8 @@
 /* The tests/api harness: tests/unit/check.h's CHECK pattern plus what
  * every host test needs -- an output sink for DrvmConfig.write_out /
- * write_err and a VM made from DL text.  Standard headers and drvm.h
- * only: these tests see the library as any embedding host does. */
+ * write_err and a VM made from DL text.  Standard headers, drvm.h and
+ * the unit tests' harness only: these tests see the library as any
+ * embedding host does. */
 #ifndef DRVM_API_CHECK_H
 #define DRVM_API_CHECK_H
 
@@ -11,19 +12,9 @@
 
 #include "drvm.h"
 
-typedef struct {
-  int passed, failed;
-} Check;
+#include "../unit/check.h" /* CHECK and the counters: standard headers only */
 
-#define CHECK(t, cond)                                                        \
-  do {                                                                        \
-    if (cond) {                                                               \
-      (t)->passed++;                                                          \
-    } else {                                                                  \
-      (t)->failed++;                                                          \
-      fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-    }                                                                         \
-  } while (0)
+typedef DrCheck Check;
 
 /* Two strings equal (NULL equals only NULL); both shown on failure. */
 #define CHECK_STR(t, got, want)                                               \
@@ -50,9 +41,6 @@ typedef struct {
               __FILE__, __LINE__, #text, p_, x_ ? x_ : "(null)");             \
     }                                                                         \
   } while (0)
-
-#define CHECK_DONE(t)                                                         \
-  (printf("%s: %d passed, %d failed\n", __FILE__, (t)->passed, (t)->failed), (t)->failed ? 1 : 0)
 
 /* ------------------------------------------------------------ output sinks */
 

@@ -21,6 +21,6 @@ typedef struct {
   } while (0)
 
 #define CHECK_DONE(t)                                                         \
-  (printf("%d passed, %d failed\n", (t)->passed, (t)->failed), (t)->failed ? 1 : 0)
+  (printf("%s: %d passed, %d failed\n", __FILE__, (t)->passed, (t)->failed), (t)->failed ? 1 : 0)
 
 #endif
