@@ -8,6 +8,8 @@ FPFLAGS = -ffp-contract=off
 CPPFLAGS += -D_POSIX_C_SOURCE=200809L
 CFLAGS += $(WARN) $(OPT) $(FPFLAGS)
 LDLIBS += -lffi -ldl -lm
+# the command line's REPL reads commands with GNU readline; the library does not
+CLI_LIBS = -lreadline
 BUILD ?= build
 
 # The library (libdrvm.a, libdrvm.so: include/drvm.h) is the compiler,
@@ -26,11 +28,11 @@ API_BINS := $(patsubst tests/api/%.c,$(BUILD)/api/%,$(API_SRCS))
 all: drvm libdrvm.a libdrvm.so
 
 drvm: $(CLI_OBJS) $(BUILD)/libdrvm.a
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(CLI_LIBS)
 
 # any build directory's own binary: make BUILD=build-x build-x/drvm
 $(BUILD)/drvm: $(CLI_OBJS) $(BUILD)/libdrvm.a
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(CLI_LIBS)
 
 $(BUILD)/libdrvm.a: $(OBJS)
 	rm -f $@
@@ -133,7 +135,7 @@ stress: $(FFI_TEST_LIB)
 	python3 tests/runner.py --drvm build-stress/drvm --no-jdk tests/threads
 
 drvm-asan: $(CLI_OBJS) $(BUILD)/libdrvm.a
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(CLI_LIBS)
 
 # Fuzzing (tests/fuzz).  `make fuzz-smoke` builds both harnesses as plain
 # programs (-DDR_FUZZ_MAIN, any C compiler) under ASan + UBSan and runs them

@@ -7,6 +7,7 @@
 #include "../vm/buf.h"
 #include "help.h"
 #include "options.h"
+#include "repl.h"
 
 /* Help lines: text from column HELP_COL, wrapped before HELP_WIDTH. */
 enum { HELP_COL = 20, HELP_WIDTH = 79 };
@@ -22,6 +23,8 @@ static const char *const commands_text =
     "           and compare the races each finds (drvm hunt --help)\n"
     "  racefuzz RaceFuzzer: potential races from the hybrid detector, then runs\n"
     "           that try to create each one (drvm racefuzz --help)\n"
+    "  repl     be the scheduler: step threads, watch races form, go back\n"
+    "           (drvm repl --help)\n"
     "  help     show help for a command (drvm help run)\n";
 
 static const char *const run_intro =
@@ -46,6 +49,21 @@ static const char *const run_exit_text =
     "  6   --replay: the recording does not fit the program's run\n"
     "  66  the detector found data races (--race-exit-code), if the program\n"
     "      itself ended with status 0\n";
+
+static const char *const repl_intro =
+    "usage: drvm repl [options] prog.dl [-- args...]\n"
+    "\n"
+    "Runs prog.dl with you as the scheduler: it stops before the first decision\n"
+    "where more than one thread can run, shows what each thread is about to do,\n"
+    "and lets you pick who moves (step, next, run), let a scheduler go on\n"
+    "(continue), go back (back, goto), and see why two accesses are or are not\n"
+    "ordered (hb).  Commands come from the terminal (readline: history, Tab\n"
+    "completion), or from --script FILE or a pipe as a plain transcript.\n"
+    "--replay FILE walks through a recording (drvm run --record, drvm hunt's\n"
+    "witnesses).  The options are drvm run's; --sched is the scheduler that\n"
+    "continue uses.\n"
+    "\n"
+    "options:\n";
 
 static const char *const check_text =
     "usage: drvm check prog.dl\n\nCompiles prog.dl and reports every error; exit status 3 if any, else 0.\n";
@@ -273,6 +291,11 @@ bool dr_help_topic(const char *topic, FILE *out) {
     fputs(disasm_text, out);
     fputs("\noptions:\n", out);
     print_options(out, "disasm");
+  } else if (!strcmp(topic, "repl")) {
+    fputs(repl_intro, out);
+    print_options(out, "repl");
+    fputs("\ncommands (threads are T0 (main), T1, ...; events are #numbers, as history shows):\n", out);
+    repl_help(out);
   } else if (!strcmp(topic, "hunt")) {
     fputs(hunt_text, out);
   } else if (!strcmp(topic, "racefuzz")) {

@@ -5,6 +5,7 @@
 #include "../include/drvm.h"
 #include "help.h"
 #include "hunt.h"
+#include "repl.h"
 #include "run.h"
 
 int main(int argc, char **argv) {
@@ -26,6 +27,7 @@ int main(int argc, char **argv) {
     return dr_help_topic(topic, stdout) ? 0 : dr_usage_error("no help for '%s'", topic);
   }
   if (!strcmp(cmd, "hunt")) return dr_cmd_hunt(argv[0], argc - 1, argv + 1);
+  if (!strcmp(cmd, "repl")) return dr_cmd_repl(argc - 1, argv + 1);
   if (!strcmp(cmd, "racefuzz")) return dr_cmd_racefuzz(argv[0], argc - 1, argv + 1);
   if (!strcmp(cmd, "run") || !strcmp(cmd, "check") || !strcmp(cmd, "disasm")) return dr_cmd_run(argc - 1, argv + 1);
   return dr_usage_error("unknown command '%s'", cmd);

@@ -52,7 +52,8 @@ bool dr_ro_for(DrRoId id, const char *cmd) {
   switch (rows[id].to) {
   case DR_TO_LIMIT: return true;
   case DR_TO_DISASM: return !strcmp(cmd, "disasm");
-  default: return !strcmp(cmd, "run");
+  case DR_TO_REPL: return !strcmp(cmd, "repl");
+  default: return !strcmp(cmd, "run") || (!strcmp(cmd, "repl") && !(rows[id].flags & DR_F_RUN_ONLY));
   }
 }
 
@@ -272,6 +273,7 @@ static bool check_strict(const DrRunOpts *o) {
 int dr_ro_parse(DrRunOpts *o, int argc, char **argv) {
   const char *cmd = argv[0];
   bool run = !strcmp(cmd, "run");
+  bool repl = !strcmp(cmd, "repl");
   int i = 1;
   for (; i < argc; i++) {
     const char *a = argv[i], *attached;
@@ -290,13 +292,15 @@ int dr_ro_parse(DrRunOpts *o, int argc, char **argv) {
       o->prog = a;
     } else if (run) {
       break; /* Java-style: the program's arguments need no "--" */
+    } else if (repl) {
+      return dr_usage_error("unexpected argument '%s' (the program's arguments come after --)", a);
     } else {
       return dr_usage_error("unexpected argument '%s'", a);
     }
   }
   if (!o->prog) return dr_usage_error("%s needs a program file (prog.dl)", cmd);
-  if (run && !check_strict(o)) return DRVM_EXIT_USAGE;
-  if (!run && i < argc) return dr_usage_error("'%s' takes no program arguments", cmd);
+  if ((run || repl) && !check_strict(o)) return DRVM_EXIT_USAGE;
+  if (!run && !repl && i < argc) return dr_usage_error("'%s' takes no program arguments", cmd);
   o->args = argv + i;
   o->nargs = argc - i;
   return 0;

@@ -20,6 +20,7 @@ typedef enum {
   DR_TO_DET,    /* drvm_set_detector: likewise */
   DR_TO_CLI,    /* the command line's own (run only) */
   DR_TO_DISASM, /* drvm disasm's own */
+  DR_TO_REPL,   /* drvm repl's own */
 } DrOptTo;
 
 /* How a value is read and checked. */
@@ -65,6 +66,7 @@ enum {
   DR_F_REPEAT = 1 << 0, /* may be given again: every value counts, in order */
   DR_F_STRICT = 1 << 1, /* refused with a scheduler its registry entry does not apply to (unless replaying) */
   DR_F_NONEMPTY = 1 << 2, /* an empty value is a missing one (as DR_V_FILE's) */
+  DR_F_RUN_ONLY = 1 << 3, /* run's, not repl's (repl takes every other run option) */
 };
 
 /* The options, in the order the rerun command and children's argv write
@@ -95,7 +97,7 @@ enum {
   X(MTR_OUT, "--mtr-out", NULL, NULL, DR_TO_SCHED, "mtr-out", DR_VAL(DR_V_FILE), DR_RR_REGISTRY, DR_F_STRICT, NULL)    \
   X(RACE_PAIRS, "--race-pairs", NULL, NULL, DR_TO_SCHED, "race-pairs", DR_VAL(DR_V_FILE), DR_RR_REGISTRY,              \
     DR_F_STRICT, NULL)                                                                                                 \
-  X(RESTARTS, "--restarts", NULL, "N", DR_TO_CLI, NULL, DR_VAL_INT(0, 1000, NULL), DR_RR_ATTEMPT, DR_F_NONEMPTY,       \
+  X(RESTARTS, "--restarts", NULL, "N", DR_TO_CLI, NULL, DR_VAL_INT(0, 1000, NULL), DR_RR_ATTEMPT, DR_F_NONEMPTY | DR_F_RUN_ONLY,       \
     "start a run over, up to N times, when it deadlocks after the scheduler suspended threads (drfinder; "             \
     "default 0)")                                                                                                      \
   X(PAIR, "--pair", NULL, NULL, DR_TO_SCHED, "pair", DR_VAL(DR_V_REG),                                                 \
@@ -109,23 +111,27 @@ enum {
   X(TRACE, "--trace", NULL, "FILE", DR_TO_CLI, NULL, DR_VAL(DR_V_OPT_FILE), DR_RR_NO, 0,                               \
     "one line per event (access, lock, call...) to FILE (default stderr):\n"                                           \
     "  T2 Thread-1  wr   Account#3.balance  bank.dl:14  Account.deposit")                                              \
-  X(SCHED_REPORT, "--sched-report", NULL, "FILE", DR_TO_CLI, NULL, DR_VAL(DR_V_FILE), DR_RR_NO, 0,                     \
+  X(SCHED_REPORT, "--sched-report", NULL, "FILE", DR_TO_CLI, NULL, DR_VAL(DR_V_FILE), DR_RR_NO, DR_F_RUN_ONLY,                    \
     "write the scheduler's counters and the run's outcome as JSON (for scripts; docs/hunt.md)")                        \
   X(ALL_RACES, "--all-races", NULL, NULL, DR_TO_DET, "all-races", DR_VAL(DR_V_FLAG), DR_RR_REGISTRY, 0, NULL)          \
-  X(RACE_EXIT, "--race-exit-code", NULL, "N", DR_TO_CLI, NULL, DR_VAL_INT(0, 255, NULL), DR_RR_NO, 0,                  \
+  X(RACE_EXIT, "--race-exit-code", NULL, "N", DR_TO_CLI, NULL, DR_VAL_INT(0, 255, NULL), DR_RR_NO, DR_F_RUN_ONLY,                 \
     "exit status of a run that found races (default 66)")                                                              \
   X(REPORT, "--report", NULL, NULL, DR_TO_DET, "json", DR_VAL(DR_V_KEYED), DR_RR_REGISTRY, 0, NULL)                    \
   X(POTENTIAL, "--potential-races", NULL, NULL, DR_TO_DET, "potential-races", DR_VAL(DR_V_STR), DR_RR_REGISTRY, 0,     \
     NULL)                                                                                                              \
   X(STATS, "--stats", NULL, NULL, DR_TO_DET, "stats", DR_VAL(DR_V_FLAG), DR_RR_REGISTRY, 0,                            \
     "print the detector's rule counts, clocks and memory, and the scheduler's counters, at the end")                   \
-  X(VERBOSE, "-v", "--verbose", NULL, DR_TO_CLI, NULL, DR_VAL(DR_V_FLAG), DR_RR_NO, 0,                                 \
+  X(VERBOSE, "-v", "--verbose", NULL, DR_TO_CLI, NULL, DR_VAL(DR_V_FLAG), DR_RR_NO, DR_F_RUN_ONLY,                                \
     "at the end, print the scheduler, steps and the seed")                                                             \
   X(MAX_HEAP, "--max-heap", NULL, "SIZE", DR_TO_LIMIT, NULL, DR_VAL(DR_V_SIZE), DR_RR_NO, 0,                           \
     "heap limit, e.g. 64m or 2g (default 2g); beyond it allocation throws OutOfMemoryError")                           \
   X(MAX_STEPS, "--max-steps", NULL, "N", DR_TO_LIMIT, NULL, DR_VAL(DR_V_COUNT), DR_RR_NO, 0,                           \
     "stop a runaway program after N steps, branches and calls (exit status 5)")                                        \
-  X(ALL, "--all", NULL, NULL, DR_TO_DISASM, NULL, DR_VAL(DR_V_FLAG), DR_RR_NO, 0, "include drvm's built-in library")
+  X(ALL, "--all", NULL, NULL, DR_TO_DISASM, NULL, DR_VAL(DR_V_FLAG), DR_RR_NO, 0, "include drvm's built-in library")  \
+  X(SCRIPT, "--script", NULL, "FILE", DR_TO_REPL, NULL, DR_VAL(DR_V_FILE), DR_RR_NO, 0,                                \
+    "read the commands from FILE: a transcript without prompts or colours (as from a pipe)")                           \
+  X(EVERY, "--every-decision", NULL, NULL, DR_TO_REPL, NULL, DR_VAL(DR_V_FLAG), DR_RR_NO, 0,                           \
+    "stop also at decisions where only one thread can run")
 
 typedef enum {
 #define DR_RO_ENUM(id, name, alias, arg, to, key, value, rerun, flags, help) DR_RO_##id,

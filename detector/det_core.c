@@ -537,6 +537,24 @@ bool dr_reg_det_clock(DrListener *l, int tid, DrBuf *out) {
   return true;
 }
 
+int dr_reg_det_race_count(DrListener *l) {
+  DrDet *d = as_det(l);
+  return d ? (int)d->nraces : 0;
+}
+
+bool dr_reg_det_race(DrListener *l, int i, DrvmRace *out) {
+  DrDet *d = as_det(l);
+  if (!d || i < 0 || (uint32_t)i >= (uint32_t)d->nraces) return false;
+  const DrRace *r = &d->races[i];
+  out->location = r->location;
+  out->text = r->text;
+  out->thread = (int)r->cur.tid;
+  out->prev_thread = (int)r->prev.tid;
+  out->write = r->cur.write;
+  out->prev_write = r->prev.write;
+  return true;
+}
+
 bool dr_reg_det_explain(DrListener *l, DrVM *vm, DrObj *obj, DrClass *cls, int32_t index, bool is_static, int tid,
                         bool write, DrBuf *out) {
   (void)vm;

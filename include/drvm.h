@@ -359,6 +359,23 @@ bool drvm_decide(DrVM *vm, int thread);
  * (DRVM_POINT_*, before drvm_start) and whether single-choice decisions
  * stop too. */
 bool drvm_set_stepping(DrVM *vm, unsigned points, bool every_decision);
+/* Runs with the scheduler deciding until decision number (as
+ * DrvmDecision.number counts them) and stops there even if it has one
+ * choice (1, *d filled), or until the end (0); -1 on misuse or a number
+ * already passed.  A person going back to a point re-runs its prefix
+ * with this (drvm_replay of drvm_save_decisions_upto). */
+int drvm_run_to_decision(DrVM *vm, uint64_t number, DrvmDecision *d);
+/* Scheduling points passed so far (the next decision's number); also
+ * inside a listener. */
+uint64_t drvm_decision_count(const DrVM *vm);
+/* Asks a stepping run to stop at its next scheduling point, even a
+ * single-choice one: for Ctrl-C in an interactive host.  Safe to call
+ * from a signal handler. */
+void drvm_interrupt(DrVM *vm);
+/* At a decision: another scheduler (registry name and options, as
+ * drvm_set_scheduler) suggests from here on; it suggests this decision
+ * anew.  A prefix replay still running ends here. */
+bool drvm_switch_scheduler(DrVM *vm, const char *name, const char *options);
 /* Runs to the end with the scheduler deciding. */
 bool drvm_run_to_end(DrVM *vm);
 /* After the end: finishes the detector (its summary), the scheduler and
@@ -407,6 +424,13 @@ bool drvm_thread_lock(DrVM *vm, int thread, int i, char *buf, size_t size);
  * ("Account#2"). */
 bool drvm_static_value(DrVM *vm, const char *cls, const char *field, char *buf, size_t size);
 bool drvm_field_value(DrVM *vm, const char *obj, const char *field, char *buf, size_t size);
+/* The local variables of thread's frame depth (innermost 0) that are in
+ * scope at the frame's current position, in declaration order: name i
+ * (0 ..) or false past the last. */
+bool drvm_frame_local_name(DrVM *vm, int thread, int depth, int i, const char **name);
+/* A local's value as Java prints it (objects by name, "Account#2"), false
+ * with a message in drvm_error if there is no such local in scope. */
+bool drvm_frame_local(DrVM *vm, int thread, int depth, const char *name, char *buf, size_t size);
 
 /* The detector's view: thread's vector clock ("T0:4 T1:2") ... */
 bool drvm_detector_clock(DrVM *vm, int thread, char *buf, size_t size);
@@ -415,8 +439,33 @@ bool drvm_detector_clock(DrVM *vm, int thread, char *buf, size_t size);
  * location is "Account#1.balance", "Bank.total" or "int[]#2[3]". */
 bool drvm_detector_explain(DrVM *vm, const char *location, int thread, bool write, char *buf, size_t size);
 
-/* The decisions so far, as a recording (after drvm_record). */
+/* The decisions so far, as a recording (after drvm_record): at an
+ * undecided decision, the ones before it. */
 bool drvm_save_decisions(DrVM *vm, const char *path);
+/* Only the first n decisions (and what was asked between them): replayed
+ * as a prefix (drvm_replay), it leads the run back to decision n. */
+bool drvm_save_decisions_upto(DrVM *vm, const char *path, uint64_t n);
+
+/* The races the detector reported so far (until drvm_finish). */
+typedef struct {
+  const char *location;     /* "Account.balance", "int[]#7[3]" */
+  const char *text;         /* the report as printed, both stacks */
+  int thread, prev_thread;  /* the racing access's thread, and the earlier one's */
+  bool write, prev_write;
+} DrvmRace;
+int drvm_race_count(const DrVM *vm);
+bool drvm_race(const DrVM *vm, int i, DrvmRace *out);
+/* Threads an exception escaped from so far (an assertion's included). */
+int drvm_uncaught_count(const DrVM *vm);
+
+/* The program's classes (i = 0, 1, ...; false past the last) and their
+ * fields, instance fields first, then statics: for completion and checks. */
+bool drvm_class_name(const DrVM *vm, int i, const char **name);
+bool drvm_field_name(DrVM *vm, const char *cls, int i, const char **name, bool *is_static);
+
+/* Whether line of the program's source has code (a breakpoint can stop
+ * there). */
+bool drvm_line_has_code(const DrVM *vm, int line);
 
 #ifdef __cplusplus
 }

@@ -135,7 +135,21 @@ DrScheduler *dr_sched_record(DrScheduler *inner, unsigned points, const char *pa
   return &t->base;
 }
 
-bool dr_sched_record_write(DrScheduler *s, const char *path, char *err, size_t errsize) {
+/* One entry as the file writes it, wrapped at 78 columns. */
+static void write_entry(FILE *f, char type, int64_t value, uint64_t count, int *col) {
+  char buf[64];
+  int n = count > 1 ? snprintf(buf, sizeof buf, "%c%lld*%llu", type, (long long)value, (unsigned long long)count)
+                    : snprintf(buf, sizeof buf, "%c%lld", type, (long long)value);
+  if (*col + n + 1 > 78) {
+    fputc('\n', f);
+    *col = 0;
+  }
+  if (*col) fputc(' ', f), (*col)++;
+  fputs(buf, f);
+  *col += n;
+}
+
+bool dr_sched_record_write(DrScheduler *s, const char *path, uint64_t picks, char *err, size_t errsize) {
   Tape *t = (Tape *)s;
   FILE *f = fopen(path, "w");
   if (!f) {
@@ -146,18 +160,16 @@ bool dr_sched_record_write(DrScheduler *s, const char *path, char *err, size_t e
           t->program, (unsigned long long)t->program_hash, (unsigned long long)t->seed, t->spurious ? 1 : 0,
           t->base.points, t->inner->name);
   int col = 0;
+  /* the answers before decision `picks` (0-based): every pick before it,
+   * and the quanta, waiters and wake-ups asked between them */
   for (int i = 0; i < t->nlog; i++) {
-    char buf[64];
-    int n = t->log[i].count > 1 ? snprintf(buf, sizeof buf, "%c%lld*%llu", t->log[i].type, (long long)t->log[i].value,
-                                           (unsigned long long)t->log[i].count)
-                                : snprintf(buf, sizeof buf, "%c%lld", t->log[i].type, (long long)t->log[i].value);
-    if (col + n + 1 > 78) {
-      fputc('\n', f);
-      col = 0;
+    uint64_t count = t->log[i].count;
+    if (t->log[i].type == 'P') {
+      if (picks == 0) break;
+      if (count > picks) count = picks;
+      picks -= count;
     }
-    if (col) fputc(' ', f), col++;
-    fputs(buf, f);
-    col += n;
+    write_entry(f, t->log[i].type, t->log[i].value, count, &col);
   }
   if (col) fputc('\n', f);
   fputs("end\n", f);
@@ -169,7 +181,7 @@ bool dr_sched_record_write(DrScheduler *s, const char *path, char *err, size_t e
 
 bool dr_sched_record_finish(DrScheduler *s, char *err, size_t errsize) {
   Tape *t = (Tape *)s;
-  return !t->path || dr_sched_record_write(s, t->path, err, errsize);
+  return !t->path || dr_sched_record_write(s, t->path, UINT64_MAX, err, errsize);
 }
 
 /* ------------------------------------------------------------- replay */
@@ -306,11 +318,23 @@ static bool parse_entries(Tape *t, FILE *f) {
   }
 }
 
-/* The host overrode a replayed decision: the replay continues by its
- * recording (and will report the divergence if it no longer fits). */
+/* The host overrode a replayed decision.  A prefix ends there: the run
+ * left the recording, and the scheduler after it decides from now on (a
+ * person who went back to a point and tries another order).  A full
+ * replay goes on by its recording (and reports the divergence if it no
+ * longer fits). */
 static void rep_overridden(DrScheduler *s, DrVM *vm, DrThread *chosen) {
   Tape *t = (Tape *)s;
-  if (t->inner && t->inner->overridden && t->pos >= t->nlog) t->inner->overridden(t->inner, vm, chosen);
+  if (!t->inner) return;
+  bool was_replaying = t->pos < t->nlog;
+  dr_sched_replay_cut(s);
+  if (!was_replaying && t->inner->overridden) t->inner->overridden(t->inner, vm, chosen);
+}
+
+void dr_sched_replay_cut(DrScheduler *s) {
+  Tape *t = (Tape *)s;
+  t->pos = t->nlog;
+  t->pos_used = 0;
 }
 
 static DrScheduler *replay_init(Tape *t, unsigned points) {
@@ -340,6 +364,8 @@ void dr_sched_replay_then(DrScheduler *replay, DrScheduler *then) {
 }
 
 DrScheduler *dr_sched_record_inner(DrScheduler *rec) { return ((Tape *)rec)->inner; }
+
+void dr_sched_record_set_inner(DrScheduler *rec, DrScheduler *inner) { ((Tape *)rec)->inner = inner; }
 
 int dr_sched_record_log(DrScheduler *rec, const DrSchedAnswer **out) {
   Tape *t = (Tape *)rec;

@@ -230,6 +230,79 @@ bool drvm_run_to_end(DrVM *vm) {
   return true;
 }
 
+int drvm_run_to_decision(DrVM *vm, uint64_t number, DrvmDecision *d) {
+  if (!dr_api_check(vm, "drvm_run_to_decision", DR_API_STARTED, DR_API_FINISHED)) return -1;
+  DrApi *a = vm->api;
+  if (a->state >= DR_API_ENDED) return 0;
+  uint64_t here = a->state == DR_API_STARTED ? 0 : a->decision.number + (a->state == DR_API_DECIDED);
+  if (a->state == DR_API_DECISION && number == a->decision.number) {
+    if (d) *d = a->decision;
+    return 1;
+  }
+  if (number < here) {
+    dr_api_fail(vm, "drvm_run_to_decision: decision %llu is past (the run is at %llu)", (unsigned long long)number,
+                (unsigned long long)here);
+    return -1;
+  }
+  if (a->state == DR_API_DECISION && !drvm_decide(vm, DRVM_SUGGESTED)) return -1;
+  vm->step_mode = true;
+  vm->step_target = number;
+  go_on(vm);
+  vm->step_target = UINT64_MAX;
+  if (a->state != DR_API_DECISION) return 0;
+  if (d) *d = a->decision;
+  return 1;
+}
+
+uint64_t drvm_decision_count(const DrVM *vm) { return vm->sched_decisions; }
+
+void drvm_interrupt(DrVM *vm) { vm->step_interrupt = 1; }
+
+/* The chosen scheduler's place in the chain (after a prefix replay, or
+ * inside the recorder, or on top) taken by s. */
+static void replace_core(DrVM *vm, DrScheduler *s) {
+  DrApi *a = vm->api;
+  if (a->replay) {
+    dr_sched_replay_cut(a->replay);
+    dr_sched_replay_then(a->replay, s);
+  } else if (a->recorder) {
+    dr_sched_record_set_inner(a->recorder, s);
+  } else {
+    a->top = s;
+  }
+  vm->sched = a->top;
+  if (a->core) a->core->destroy(a->core);
+  a->core = s;
+}
+
+bool drvm_switch_scheduler(DrVM *vm, const char *name, const char *options) {
+  if (!dr_api_check(vm, "drvm_switch_scheduler", DR_API_DECISION, DR_API_DECISION)) return false;
+  DrApi *a = vm->api;
+  if (!name) return dr_api_fail(vm, "drvm_switch_scheduler: no name");
+  if (a->replay && !a->replay_prefix) return dr_api_fail(vm, "drvm_switch_scheduler: a full replay decides the run");
+  uint64_t given, seed;
+  DrScheduler *s = dr_reg_sched_new(name, options, a->seed, a->rerun, &given, &seed, &a->pool, a->err, sizeof a->err);
+  if (!s) return false;
+  if (s->points & ~vm->sched_points) {
+    s->destroy(s);
+    return dr_api_fail(vm, "drvm_switch_scheduler: %s needs scheduling points the run was not started with", name);
+  }
+  if (s->start && !s->start(s, vm, a->err, sizeof a->err)) {
+    s->destroy(s);
+    return false;
+  }
+  replace_core(vm, s);
+  /* the new scheduler's own suggestion for this decision; the recording
+   * keeps whatever is decided */
+  DrThread *cur = vm->thread;
+  DrThread *t = s->pick(s, vm, cur, (DrPickReason)vm->suspend_reason);
+  if (!t || !dr_sched_is_enabled(vm, t)) return dr_api_fail(vm, "scheduler %s picked a thread that cannot run", name);
+  if (t != vm->suggested && a->recorder) a->recorder->overridden(a->recorder, vm, t);
+  vm->suggested = t;
+  dr_api_build_decision(vm, t);
+  return true;
+}
+
 /* ------------------------------------------------------------ finishing */
 
 /* status is the finished run's: the detector's, the replay's and the
@@ -317,9 +390,25 @@ bool drvm_scheduler_report(DrVM *vm, FILE *out, bool json) {
   return true;
 }
 
-bool drvm_save_decisions(DrVM *vm, const char *path) {
+/* Decisions taken so far: at an undecided decision its pick is only a
+ * suggestion, not yet part of the run. */
+static uint64_t decided(const DrVM *vm) {
+  const DrApi *a = vm->api;
+  if (a->state == DR_API_DECISION) return a->decision.number;
+  return vm->sched_decisions;
+}
+
+bool drvm_save_decisions_upto(DrVM *vm, const char *path, uint64_t n) {
   if (!dr_api_check(vm, "drvm_save_decisions", DR_API_STARTED, DR_API_FINISHED)) return false;
   DrApi *a = vm->api;
   if (!a->recorder) return dr_api_fail(vm, "drvm_save_decisions: call drvm_record before drvm_start");
-  return dr_sched_record_write(a->recorder, path, a->err, sizeof a->err);
+  if (n > decided(vm))
+    return dr_api_fail(vm, "drvm_save_decisions: %llu decisions asked, %llu taken", (unsigned long long)n,
+                       (unsigned long long)decided(vm));
+  return dr_sched_record_write(a->recorder, path, n, a->err, sizeof a->err);
+}
+
+bool drvm_save_decisions(DrVM *vm, const char *path) {
+  if (!dr_api_check(vm, "drvm_save_decisions", DR_API_STARTED, DR_API_FINISHED)) return false;
+  return drvm_save_decisions_upto(vm, path, decided(vm));
 }

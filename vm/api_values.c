@@ -1,5 +1,5 @@
-/* include/drvm.h: the program's values and the detector's view, for
- * hosts (a REPL's `print`, `hb`). */
+/* include/drvm.h: the program's values (statics, fields, a frame's
+ * locals) and the detector's view, for hosts (a REPL's `print`, `hb`). */
 #include <string.h>
 
 #include "api.h"
@@ -102,6 +102,64 @@ bool drvm_field_value(DrVM *vm, const char *obj, const char *field, char *out, s
   return put(&b, out, size);
 }
 
+/* ------------------------------------------------------------ a frame's locals */
+
+/* Frame depth (innermost 0) of thread and its position: the pc of the
+ * instruction it is about to run, or of the call it waits in. */
+static const DrFrame *frame_at(DrVM *vm, int thread, int depth, uint32_t *pc) {
+  if (thread < 0 || thread >= vm->nall_threads) {
+    dr_api_fail(vm, "no thread T%d", thread);
+    return NULL;
+  }
+  const DrThread *t = vm->all_threads[thread];
+  if (depth < 0 || depth >= t->nframes) {
+    dr_api_fail(vm, "T%d has no frame %d", thread, depth);
+    return NULL;
+  }
+  const DrFrame *f = &t->frames[t->nframes - 1 - depth];
+  if (!f->ip || (f->method->flags & DR_M_NATIVE)) {
+    dr_api_fail(vm, "frame %d of T%d is the native method %s.%s: it has no local variables", depth, thread,
+                f->method->owner->name, f->method->name);
+    return NULL;
+  }
+  *pc = (uint32_t)(f->ip - f->method->code);
+  return f;
+}
+
+/* Whether local v holds its value at pc (see DrLocalVar). */
+static bool in_scope(const DrLocalVar *v, uint32_t pc) { return v->start <= pc && pc < v->end; }
+
+bool drvm_frame_local_name(DrVM *vm, int thread, int depth, int i, const char **name) {
+  uint32_t pc;
+  const DrFrame *f = frame_at(vm, thread, depth, &pc);
+  if (!f) return false;
+  const DrMethod *m = f->method;
+  for (int k = 0, n = 0; k < m->nlocal_vars; k++) {
+    if (!in_scope(&m->local_vars[k], pc)) continue;
+    if (n++ == i) {
+      *name = m->local_vars[k].name;
+      return true;
+    }
+  }
+  return dr_api_fail(vm, "%s.%s has no local variable %d in scope here", m->owner->name, m->name, i);
+}
+
+bool drvm_frame_local(DrVM *vm, int thread, int depth, const char *name, char *out, size_t size) {
+  uint32_t pc;
+  const DrFrame *f = frame_at(vm, thread, depth, &pc);
+  if (!f) return false;
+  const DrMethod *m = f->method;
+  for (int k = m->nlocal_vars - 1; k >= 0; k--) { /* the innermost of equal names */
+    const DrLocalVar *v = &m->local_vars[k];
+    if (!in_scope(v, pc) || strcmp(v->name, name) != 0) continue;
+    DrBuf b = {0};
+    value_text(v->kind, f->regs[v->reg], &b);
+    return put(&b, out, size);
+  }
+  return dr_api_fail(vm, "%s.%s has no local variable %s in scope here (line %d)", m->owner->name, m->name, name,
+                     dr_method_line(m, pc));
+}
+
 /* ------------------------------------------------------------ the detector's view */
 
 bool drvm_detector_clock(DrVM *vm, int thread, char *out, size_t size) {
@@ -159,4 +217,47 @@ bool drvm_detector_explain(DrVM *vm, const char *location, int thread, bool writ
     return dr_api_fail(vm, "the detector cannot explain orders (ft can)");
   }
   return put(&b, out, size);
+}
+
+int drvm_race_count(const DrVM *vm) { return vm->api->detector ? dr_reg_det_race_count(vm->api->detector) : 0; }
+
+bool drvm_race(const DrVM *vm, int i, DrvmRace *out) {
+  return vm->api->detector && dr_reg_det_race(vm->api->detector, i, out);
+}
+
+int drvm_uncaught_count(const DrVM *vm) { return vm->uncaught; }
+
+bool drvm_line_has_code(const DrVM *vm, int line) {
+  for (int i = 0; i < vm->nmethods; i++) {
+    const DrMethod *m = vm->methods[i];
+    if (m->owner->flags & DR_CLS_BUILTIN) continue;
+    for (int k = 0; k < m->nlines; k++)
+      if (m->lines[k].line == line) return true;
+  }
+  return false;
+}
+
+bool drvm_class_name(const DrVM *vm, int i, const char **name) {
+  for (int k = 0; k < vm->nclasses; k++) {
+    const DrClass *c = vm->classes[k];
+    if ((c->flags & (DR_CLS_BUILTIN | DR_CLS_ARRAY)) || i-- > 0) continue;
+    *name = c->name;
+    return true;
+  }
+  return false;
+}
+
+bool drvm_field_name(DrVM *vm, const char *cls, int i, const char **name, bool *is_static) {
+  const DrClass *c = class_named(vm, cls);
+  if (!c || i < 0) return false;
+  if (i < c->nfields) {
+    *name = c->field_names[i];
+    *is_static = false;
+    return *name != NULL;
+  }
+  i -= c->nfields;
+  if (i >= c->nstatics) return false;
+  *name = c->static_names[i];
+  *is_static = true;
+  return *name != NULL;
 }

@@ -55,6 +55,9 @@ DR_NORETURN void dr_panic(const char *file, int line, const char *fmt, ...) DR_P
 /* Growable arrays without macros hiding control flow: the caller keeps
  * (items, count, cap) and calls dr_grow before appending. */
 void *dr_xrealloc(void *p, size_t size);
+/* Untracked malloc for VM-internal and host data (never NULL). */
+void *dr_xmalloc(size_t size);
+void *dr_xcalloc(size_t n, size_t size);
 #define DR_PUSH(items, count, cap, value)                                    \
   do {                                                                        \
     if ((count) == (cap)) {                                                   \

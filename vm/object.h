@@ -158,6 +158,19 @@ typedef struct {
   int32_t line;
 } DrLineEntry;
 
+/* A local variable (this, a parameter, a local, a loop or catch
+ * variable) as debuggers see it: its register holds its value at the pcs
+ * in [start, end), from its first assignment to the end of its scope.
+ * Outside it the register holds nothing yet or a stale value: not to
+ * be read.  One variable may have several entries (a finally block's locals
+ * in each inlined copy). */
+typedef struct {
+  const char *name;
+  uint32_t start, end;
+  int reg;
+  DrKind kind;
+} DrLocalVar;
+
 enum {
   DR_M_STATIC = 1 << 0,
   DR_M_NATIVE = 1 << 1,
@@ -194,6 +207,9 @@ struct DrMethod {
   DrHandler *handlers;
   int nhandlers;
   int nlocal_regs;         /* this + parameters + locals: always live */
+  DrLocalVar *local_vars;  /* for debuggers (drvm_frame_local), in declaration
+                              order; one block with the names */
+  int nlocal_vars;
   DrGcPoint *gc_points;    /* sorted by pc; NULL: every register is live */
   int ngc_points;
   uint32_t *gc_bits;

@@ -42,9 +42,12 @@ typedef struct {
 DrScheduler *dr_sched_record(DrScheduler *inner, unsigned points, const char *path, const char *program,
                              uint64_t program_hash, uint64_t seed, bool spurious, char *err, size_t errsize);
 bool dr_sched_record_finish(DrScheduler *rec, char *err, size_t errsize);
-bool dr_sched_record_write(DrScheduler *rec, const char *path, char *err, size_t errsize);
-/* The scheduler a recording wraps. */
+/* Writes the answers before decision picks (UINT64_MAX: all). */
+bool dr_sched_record_write(DrScheduler *rec, const char *path, uint64_t picks, char *err, size_t errsize);
+/* The scheduler a recording wraps; another one from now on (the caller
+ * destroys the old one). */
 DrScheduler *dr_sched_record_inner(DrScheduler *rec);
+void dr_sched_record_set_inner(DrScheduler *rec, DrScheduler *inner);
 /* Reads a recording.  Returns NULL with a message in err if it cannot
  * be read; a recording of another program is replayed with a warning on
  * warn.  *seed and *spurious receive the recorded run's settings. */
@@ -61,6 +64,8 @@ int dr_sched_record_log(DrScheduler *rec, const DrSchedAnswer **out);
 DrScheduler *dr_sched_prefix(const DrSchedAnswer *answers, int n, unsigned points, DrScheduler *then);
 /* Makes a replay (dr_sched_replay) a prefix replay continued by then. */
 void dr_sched_replay_then(DrScheduler *replay, DrScheduler *then);
+/* Ends a replay here: the rest of its recording is dropped. */
+void dr_sched_replay_cut(DrScheduler *replay);
 
 /* --- detector/registry.c --- */
 /* What a finished detector found. */
@@ -83,6 +88,8 @@ bool dr_reg_det_option_check(const char *key, const char *value, char *err, size
 bool dr_reg_det_check(const char *name, const char *options, DrStrPool *pool, char *err, size_t errsize);
 /* The detector's view for hosts (include/drvm.h): false if it has none. */
 bool dr_reg_det_clock(DrListener *det, int tid, DrBuf *out);
+int dr_reg_det_race_count(DrListener *det);
+bool dr_reg_det_race(DrListener *det, int i, DrvmRace *out);
 bool dr_reg_det_explain(DrListener *det, DrVM *vm, DrObj *obj, DrClass *cls, int32_t field, bool is_static, int tid,
                         bool write, DrBuf *out);
 

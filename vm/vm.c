@@ -13,6 +13,7 @@ void dr_vm_init(DrVM *vm) {
   vm->out_file = stdout;
   vm->err_file = stderr;
   vm->preempt_at = UINT64_MAX;
+  vm->step_target = UINT64_MAX;
   vm->next_deadline = INT64_MAX;
   _Static_assert(DR_OP__COUNT <= 256, "access_shape has 256 entries");
   for (int op = 0; op < DR_OP__COUNT; op++) {
@@ -31,6 +32,7 @@ static void vm_free_method(DrMethod *m) {
   free(m->param_kinds);
   free(m->code);
   free(m->lines);
+  free(m->local_vars);
   free(m->handlers);
   free(m->gc_points);
   free(m->gc_bits);

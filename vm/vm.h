@@ -3,6 +3,8 @@
 #ifndef DR_VM_H
 #define DR_VM_H
 
+#include <signal.h>
+
 #include "buf.h"
 #include "thread.h"
 
@@ -146,6 +148,9 @@ typedef struct DrVM {
    * dr_interp_resume goes on with the thread the host chose */
   bool step_mode;          /* stop at decisions */
   bool step_every;         /* single-choice ones too */
+  uint64_t step_target;    /* stop only at this decision (UINT64_MAX: none) */
+  volatile sig_atomic_t step_interrupt; /* a host asked (maybe from a signal
+                              handler) to stop at the next scheduling point */
   bool suspended;          /* the interpreter returned at a decision */
   int suspend_reason;      /* its DrPickReason */
   struct DrThread *suggested; /* the scheduler's pick there */
@@ -199,9 +204,6 @@ DrObj *dr_new_instance(DrVM *vm, DrClass *cls);
 DrArray *dr_new_array(DrVM *vm, DrClass *arrcls, int32_t length);
 DrString *dr_new_string(DrVM *vm, const uint16_t *chars, int32_t len);
 DrString *dr_new_string_utf8(DrVM *vm, const char *s);
-/* Untracked malloc for VM-internal data (never NULL). */
-void *dr_xmalloc(size_t size);
-void *dr_xcalloc(size_t n, size_t size);
 
 /* --- exceptions (exceptions.c) --- */
 /* Creates an exception of cls with an optional message and its stack

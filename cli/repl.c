@@ -1,0 +1,269 @@
+/* `drvm repl`: the command line, the session, the loop of commands
+ * (repl.h). */
+#include <errno.h>
+#include <stdarg.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "help.h"
+#include "repl.h"
+
+const ReplCommand repl_commands[] = {
+#define REPL_CMD_ROW(name, alias, args, help) {name, alias, args, help},
+    REPL_COMMANDS(REPL_CMD_ROW)
+#undef REPL_CMD_ROW
+};
+const int repl_ncommands = (int)(sizeof repl_commands / sizeof repl_commands[0]);
+
+/* Ctrl-C during a move stops the run at its next scheduling point; at
+ * the prompt readline clears the line. */
+static volatile sig_atomic_t interrupted;
+static DrVM *volatile running_vm;
+
+static void on_sigint(int sig) {
+  (void)sig;
+  interrupted = 1;
+  if (running_vm) drvm_interrupt(running_vm);
+}
+
+void repl_say(Repl *r, const char *fmt, ...) {
+  (void)r;
+  va_list ap;
+  va_start(ap, fmt);
+  vprintf(fmt, ap);
+  va_end(ap);
+  fputc('\n', stdout);
+}
+
+void repl_err(Repl *r, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  fflush(stdout);
+  printf("%serror:%s ", repl_c(r, REPL_RED), repl_c(r, REPL_OFF));
+  vprintf(fmt, ap);
+  va_end(ap);
+  fputc('\n', stdout);
+}
+
+const char *repl_c(Repl *r, const char *esc) { return r->color ? esc : ""; }
+
+/* ------------------------------------------------------------ commands */
+
+static const ReplCommand *find_command(const char *word) {
+  for (int i = 0; i < repl_ncommands; i++) {
+    const ReplCommand *c = &repl_commands[i];
+    if (!strcmp(word, c->name) || (c->alias && !strcmp(word, c->alias))) return c;
+  }
+  return NULL;
+}
+
+static void help_line(FILE *out, const ReplCommand *c) {
+  char head[96];
+  snprintf(head, sizeof head, "%s%s%s%s%s", c->name, *c->args ? " " : "", c->args, c->alias ? ", " : "",
+           c->alias ? c->alias : "");
+  fprintf(out, "  %-28s %s\n", head, c->help);
+}
+
+void repl_help(FILE *out) {
+  for (int i = 0; i < repl_ncommands; i++) help_line(out, &repl_commands[i]);
+}
+
+static void cmd_help(Repl *r, char **argv, int argc) {
+  if (argc > 1) {
+    const ReplCommand *c = find_command(argv[1]);
+    if (!c) {
+      repl_err(r, "no command '%s' (help lists them)", argv[1]);
+      return;
+    }
+    help_line(stdout, c);
+    return;
+  }
+  puts("Threads are T0 (main), T1, ... as drvm run --trace names them; events are #numbers (history).");
+  repl_help(stdout);
+}
+
+static void cmd_save(Repl *r, char **argv, int argc) {
+  if (argc != 2) {
+    repl_err(r, "save needs a file name: save FILE");
+    return;
+  }
+  if (!drvm_save_decisions(r->cur->vm, argv[1])) {
+    repl_err(r, "%s", drvm_error(r->cur->vm));
+    return;
+  }
+  repl_say(r, "saved %llu decisions to %s: drvm run --replay %s %s reproduces %s", (unsigned long long)r->cur->pos,
+           argv[1], argv[1], r->o.prog, r->cur->ended ? "the run" : "them (--replay-prefix goes on after them)");
+}
+
+/* Splits a line into words (in place); returns how many. */
+static int split(char *line, char **argv, int max) {
+  int n = 0;
+  for (char *p = strtok(line, " \t\r\n"); p && n < max; p = strtok(NULL, " \t\r\n")) argv[n++] = p;
+  return n;
+}
+
+static void run_command(Repl *r, char *line) {
+  char *argv[32];
+  int argc = split(line, argv, 32);
+  if (argc == 0 || argv[0][0] == '#') return;
+  const ReplCommand *c = find_command(argv[0]);
+  if (!c) {
+    repl_err(r, "unknown command '%s' (help lists the commands)", argv[0]);
+    return;
+  }
+  const char *name = c->name;
+  if (!strcmp(name, "quit")) r->quit = true;
+  else if (!strcmp(name, "help")) cmd_help(r, argv, argc);
+  else if (!strcmp(name, "save")) cmd_save(r, argv, argc);
+  else if (!strcmp(name, "hb")) repl_cmd_hb(r, argv, argc);
+  else if (!repl_cmd_move(r, name, argv, argc) && !repl_cmd_show(r, name, argv, argc))
+    repl_err(r, "internal: command %s has no handler", name);
+}
+
+static void prompt_of(Repl *r, char *buf, size_t size) {
+  if (r->cur->ended) snprintf(buf, size, "%s(drvm end)%s ", repl_c(r, REPL_BOLD), repl_c(r, REPL_OFF));
+  else snprintf(buf, size, "%s(drvm #%llu)%s ", repl_c(r, REPL_BOLD), (unsigned long long)r->cur->pos,
+                repl_c(r, REPL_OFF));
+}
+
+static void loop(Repl *r) {
+  while (!r->quit) {
+    char prompt[64];
+    prompt_of(r, prompt, sizeof prompt);
+    char *line = repl_read_line(r, prompt);
+    if (!line) break;
+    if (!r->tty) {
+      /* a script's transcript shows each command it ran */
+      char *s = line + strspn(line, " \t");
+      if (*s && *s != '\n') printf("> %s%s", s, s[strlen(s) - 1] == '\n' ? "" : "\n");
+    }
+    interrupted = 0;
+    running_vm = r->cur->vm;
+    run_command(r, line);
+    running_vm = NULL;
+    free(line);
+    fflush(stdout);
+  }
+}
+
+/* ------------------------------------------------------------ setting up */
+
+static int usage(const char *msg, const char *arg) { return dr_usage_error(msg, arg); }
+
+static bool read_program(Repl *r) {
+  r->text = dr_read_file(r->o.prog, &r->len);
+  if (!r->text) {
+    fprintf(stderr, "drvm: cannot read %s: %s\n", r->o.prog, strerror(errno));
+    return false;
+  }
+  if (memchr(r->text, '\0', r->len)) {
+    fprintf(stderr, "drvm: %s is not a text file (it contains NUL bytes)\n", r->o.prog);
+    return false;
+  }
+  return true;
+}
+
+static void setup_terminal(Repl *r) {
+  const char *script = dr_ro_get(&r->o, DR_RO_SCRIPT);
+  r->tty = !script && isatty(0) && isatty(1);
+  const char *nc = getenv("NO_COLOR");
+  r->color = r->tty && !(nc && *nc) && getenv("TERM") && strcmp(getenv("TERM"), "dumb") != 0;
+  r->width = 100;
+  struct winsize ws;
+  if (r->tty && ioctl(1, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 40) r->width = ws.ws_col;
+}
+
+/* The first run: from the start, or walking through a recording
+ * (--replay): then continue follows it, and so does back until the
+ * person leaves it. */
+static bool first_run(Repl *r) {
+  const char *rec = dr_ro_get(&r->o, DR_RO_REPLAY);
+  if (rec) {
+    char err[256];
+    if (!drvm_recording_seed(rec, &r->seed, err, sizeof err)) {
+      fprintf(stderr, "drvm: %s\n", err);
+      return false;
+    }
+    r->rec = rec;
+    r->rec_left = UINT64_MAX;
+  }
+  r->cur = repl_vm_start(r, rec, UINT64_MAX);
+  if (!r->cur) return false;
+  ReplMove m = {dr_strdup("start"), r->cur->pos};
+  DR_PUSH(r->moves, r->nmoves, r->moves_cap, m);
+  return true;
+}
+
+static void free_session(Repl *r) {
+  repl_vm_free(r->cur);
+  repl_vm_free(r->staged);
+  repl_vm_free(r->redo);
+  for (int i = 0; i < r->nmoves; i++) free(r->moves[i].cmd);
+  free(r->moves);
+  for (int i = 0; i < r->nbps; i++) free(r->bps[i].cls), free(r->bps[i].field);
+  free(r->bps);
+  free(r->text);
+  free(r->sched);
+  if (r->tmpdir[0]) rmdir(r->tmpdir);
+  if (r->script) fclose(r->script);
+  dr_ro_free(&r->o);
+}
+
+int dr_cmd_repl(int argc, char **argv) {
+  Repl r;
+  memset(&r, 0, sizeof r);
+  int status = dr_ro_parse(&r.o, argc, argv);
+  if (status == DR_RO_HELP) {
+    dr_help_topic("repl", stdout);
+    dr_ro_free(&r.o);
+    return 0;
+  }
+  if (status) {
+    dr_ro_free(&r.o);
+    return status;
+  }
+  if (dr_ro_given(&r.o, DR_RO_PREFIX)) {
+    dr_ro_free(&r.o);
+    return usage("%s: use --replay FILE (the REPL walks through it and goes on with --sched)", "--replay-prefix");
+  }
+  r.seed = dr_ro_num(&r.o, DR_RO_SEED);
+  r.sched = dr_strdup(dr_ro_get(&r.o, DR_RO_SCHED));
+  r.every = dr_ro_given(&r.o, DR_RO_EVERY);
+  r.interrupted = &interrupted;
+  setup_terminal(&r);
+  snprintf(r.tmpdir, sizeof r.tmpdir, "/tmp/drvm-repl-XXXXXX");
+  if (!mkdtemp(r.tmpdir)) {
+    fprintf(stderr, "drvm: cannot make a temporary directory: %s\n", strerror(errno));
+    r.tmpdir[0] = 0;
+    free_session(&r);
+    return DRVM_EXIT_USAGE;
+  }
+  const char *script = dr_ro_get(&r.o, DR_RO_SCRIPT);
+  if (script && !(r.script = fopen(script, "r"))) {
+    fprintf(stderr, "drvm: cannot read %s: %s\n", script, strerror(errno));
+    free_session(&r);
+    return DRVM_EXIT_USAGE;
+  }
+  if (!read_program(&r)) {
+    free_session(&r);
+    return DRVM_EXIT_USAGE;
+  }
+  repl_input_init(&r);
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_sigint;
+  sigaction(SIGINT, &sa, NULL);
+  if (!first_run(&r)) {
+    repl_input_done(&r);
+    free_session(&r);
+    return DRVM_EXIT_COMPILE;
+  }
+  if (r.tty) repl_say(&r, "drvm repl %s: you are the scheduler (help lists the commands)", r.o.prog);
+  repl_show_news(&r);
+  repl_show_position(&r);
+  loop(&r);
+  repl_input_done(&r);
+  free_session(&r);
+  return 0;
+}

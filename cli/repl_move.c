@@ -1,0 +1,584 @@
+/* The REPL's moves (repl.h): a person's decisions and the stops they
+ * honour; going back and forth between positions. */
+#include <string.h>
+
+#include "repl.h"
+
+typedef enum {
+  G_STEP,     /* T to its next event */
+  G_NEXT,     /* T to its next line, over calls */
+  G_TO_LINE,  /* T until it is about to execute a line */
+  G_UNTIL,    /* T until it is about to access a location */
+  G_RETURN,   /* T until its current method returned */
+  G_CONTINUE, /* the scheduler, until a stop */
+  G_FINISH,   /* the scheduler, to the end */
+} GoalKind;
+
+typedef struct {
+  GoalKind kind;
+  int thread;
+  int line, depth;      /* G_NEXT: where T started; G_TO_LINE: the line */
+  int access;           /* G_UNTIL: 0 any, 1 read, 2 write */
+  ReplBp where;         /* G_UNTIL: the location */
+  int races0, uncaught0;
+  DrBuf why;            /* why the move stopped */
+} Goal;
+
+/* Stages the position before a move, when replaying to it is costly. */
+enum { STAGE_MIN = 20000 };
+
+void repl_stage(Repl *r) {
+  ReplVM *v = r->cur;
+  if (r->staged && r->staged_pos == v->pos) return;
+  repl_vm_free(r->staged);
+  r->staged = NULL;
+  if (v->pos < STAGE_MIN || v->ended) return;
+  r->staged = repl_vm_at(r, v, v->pos);
+  r->staged_pos = v->pos;
+}
+
+/* ------------------------------------------------------------ locations */
+
+/* "Account.balance", "Account#1.balance", "int[]#2[3]", "int[]#2": a
+ * watched location, checked against the program. */
+static bool parse_location(Repl *r, const char *s, ReplBp *out) {
+  memset(out, 0, sizeof *out);
+  out->index = -1;
+  char buf[256];
+  snprintf(buf, sizeof buf, "%s", s);
+  char *br = strchr(buf, '[');
+  char *hash = strchr(buf, '#');
+  if (br && hash && br > hash) {
+    char *end;
+    long idx = strtol(br + 1, &end, 10);
+    if (end == br + 1 || strcmp(end, "]") != 0 || idx < 0) {
+      repl_err(r, "bad array element '%s' (int[]#2[3])", s);
+      return false;
+    }
+    out->index = (int32_t)idx;
+    *br = 0;
+  } else if (!strchr(hash ? hash : buf, '.') || br) {
+    if (!hash || br) {
+      repl_err(r, "'%s' is not a location: Class.field, Account#1.balance or int[]#2[3]", s);
+      return false;
+    }
+  } else {
+    char *dot = strrchr(buf, '.');
+    *dot = 0;
+    out->field = dr_strdup(dot + 1);
+  }
+  if (hash) {
+    char *end;
+    out->object = (uint32_t)strtoul(hash + 1, &end, 10);
+    if (end == hash + 1 || *end) {
+      repl_err(r, "bad object name '%s' (Account#1)", buf);
+      free(out->field);
+      return false;
+    }
+    *hash = 0;
+  }
+  out->cls = dr_strdup(buf);
+  return true;
+}
+
+/* Whether the parsed location names something the program has. */
+static bool location_exists(Repl *r, const ReplBp *w) {
+  DrVM *vm = r->cur->vm;
+  if (strchr(w->cls, '[')) return true; /* an array class: elements */
+  bool known = false;
+  const char *name;
+  for (int i = 0; drvm_class_name(vm, i, &name); i++) known |= !strcmp(name, w->cls);
+  if (!known) {
+    repl_err(r, "no class %s in %s", w->cls, r->o.prog);
+    return false;
+  }
+  if (!w->field) {
+    repl_err(r, "watch %s#%u needs a field: %s#%u.FIELD", w->cls, w->object, w->cls, w->object);
+    return false;
+  }
+  bool is_static;
+  for (int i = 0; drvm_field_name(vm, w->cls, i, &name, &is_static); i++)
+    if (!strcmp(name, w->field)) return true;
+  repl_err(r, "class %s has no field %s", w->cls, w->field);
+  return false;
+}
+
+static bool is_access(DrvmEventKind k) {
+  return k == DRVM_EV_READ || k == DRVM_EV_WRITE || k == DRVM_EV_VREAD || k == DRVM_EV_VWRITE;
+}
+
+static bool location_matches(const ReplBp *w, const DrvmEvent *e) {
+  if (!is_access(e->kind) || !e->cls || strcmp(e->cls, w->cls) != 0) return false;
+  if (w->object && e->object != w->object) return false;
+  if (w->field) return e->field && !strcmp(e->field, w->field);
+  return w->index < 0 || e->index == w->index;
+}
+
+/* ------------------------------------------------------------ stops */
+
+/* A cycle of threads each blocked on a lock the next one holds. */
+static bool deadlock_cycle(Repl *r, DrBuf *why) {
+  DrVM *vm = r->cur->vm;
+  int n = drvm_thread_count(vm);
+  for (int t = 0; t < n; t++) {
+    int at = t;
+    for (int hops = 0; hops <= n; hops++) {
+      DrvmThreadInfo ti;
+      if (!drvm_thread_info(vm, at, &ti) || ti.enabled || ti.lock_owner < 0) break;
+      at = ti.lock_owner;
+      if (at != t) continue;
+      dr_buf_append_str(why, "deadlock:");
+      int u = t;
+      do {
+        drvm_thread_info(vm, u, &ti);
+        const char *lock = ti.state == DRVM_TS_BLOCKED ? ti.waiting_for : ti.next.cls;
+        dr_buf_printf(why, " T%d waits for %s", u, lock ? lock : "a lock");
+        if (ti.state != DRVM_TS_BLOCKED && ti.next.object) dr_buf_printf(why, "#%u", ti.next.object);
+        dr_buf_printf(why, " held by T%d;", ti.lock_owner);
+        u = ti.lock_owner;
+      } while (u != t);
+      why->data[why->len - 1] = 0;
+      why->len--;
+      return true;
+    }
+  }
+  return false;
+}
+
+/* A breakpoint or watch some thread that can run is about to hit. */
+static bool at_breakpoint(Repl *r, DrBuf *why) {
+  const DrvmDecision *d = &r->cur->d;
+  for (int i = 0; i < r->nbps; i++) {
+    const ReplBp *b = &r->bps[i];
+    for (int c = 0; c < d->nchoices; c++) {
+      const DrvmEvent *e = d->choices[c].next;
+      bool hit = b->kind == BP_LINE ? e->line == b->line && e->kind != DRVM_EV_RETURN
+                                    : b->kind == BP_WATCH && location_matches(b, e);
+      if (!hit) continue;
+      char text[300];
+      dr_buf_printf(why, "%s %d: T%d is about to %s", b->kind == BP_LINE ? "breakpoint" : "watch", b->id,
+                    d->choices[c].thread, drvm_event_text(e, text, sizeof text));
+      return true;
+    }
+  }
+  return false;
+}
+
+static bool has_bp(Repl *r, ReplBpKind k) {
+  for (int i = 0; i < r->nbps; i++)
+    if (r->bps[i].kind == k) return true;
+  return false;
+}
+
+/* Whether the move stops at the decision the run now stands at; why. */
+static bool stops(Repl *r, Goal *g) {
+  ReplVM *v = r->cur;
+  if (!v->at_decision) return true;
+  if (*r->interrupted) {
+    dr_buf_append_str(&g->why, "interrupted");
+    return true;
+  }
+  bool breaks = g->kind != G_FINISH;
+  if (breaks && v->nraces > g->races0 && (g->kind == G_CONTINUE || has_bp(r, BP_RACE))) {
+    dr_buf_printf(&g->why, "a race was reported (races shows it)");
+    return true;
+  }
+  if (breaks && drvm_uncaught_count(v->vm) > g->uncaught0) {
+    dr_buf_append_str(&g->why, "an exception escaped a thread");
+    return true;
+  }
+  if (breaks && has_bp(r, BP_DEADLOCK) && deadlock_cycle(r, &g->why)) return true;
+  if (breaks && at_breakpoint(r, &g->why)) return true;
+  if (g->kind == G_CONTINUE || g->kind == G_FINISH) return false;
+  DrvmThreadInfo ti;
+  if (!drvm_thread_info(v->vm, g->thread, &ti)) return true;
+  if (!ti.enabled) {
+    if (g->kind != G_STEP) dr_buf_printf(&g->why, "T%d cannot go on", g->thread);
+    return true;
+  }
+  DrvmEventKind k = ti.next.kind;
+  switch (g->kind) {
+  case G_STEP: return v->d.reason != DRVM_DECIDE_PREEMPT && k != DRVM_EV_RETURN && k != DRVM_EV_STEP;
+  case G_NEXT:
+    return ti.nframes < g->depth || (ti.nframes == g->depth && ti.next.line != g->line && k != DRVM_EV_RETURN);
+  case G_TO_LINE: return ti.next.line == g->line && k != DRVM_EV_RETURN;
+  case G_UNTIL:
+    return location_matches(&g->where, &ti.next) &&
+           (g->access == 0 || (g->access == 1) == (k == DRVM_EV_READ || k == DRVM_EV_VREAD));
+  case G_RETURN: return ti.nframes < g->depth;
+  default: return true;
+  }
+}
+
+/* Why thread t cannot run at this decision, or "" if it can. */
+static void why_not(Repl *r, int t, DrBuf *b) {
+  DrvmThreadInfo ti;
+  DrVM *vm = r->cur->vm;
+  if (!drvm_thread_info(vm, t, &ti)) {
+    dr_buf_printf(b, "no thread T%d (threads lists them)", t);
+    return;
+  }
+  if (ti.enabled) return;
+  switch (ti.state) {
+  case DRVM_TS_ENDED: dr_buf_printf(b, "T%d has ended", t); return;
+  case DRVM_TS_WAITING: dr_buf_printf(b, "T%d waits in %s.wait() until notified", t, ti.waiting_for); return;
+  case DRVM_TS_JOINING: dr_buf_printf(b, "T%d waits in join() for %s to end", t, ti.waiting_for); return;
+  case DRVM_TS_SLEEPING: dr_buf_printf(b, "T%d sleeps (time moves on when no thread can run)", t); return;
+  case DRVM_TS_BLOCKED:
+    dr_buf_printf(b, "T%d is blocked on %s", t, ti.waiting_for);
+    if (ti.lock_owner >= 0) dr_buf_printf(b, ", held by T%d", ti.lock_owner);
+    return;
+  default: break;
+  }
+  if (ti.next.kind == DRVM_EV_ACQUIRE && ti.lock_owner >= 0) {
+    dr_buf_printf(b, "T%d is about to lock %s#%u, held by T%d", t, ti.next.cls, ti.next.object, ti.lock_owner);
+    return;
+  }
+  dr_buf_printf(b, "T%d cannot run at this decision", t);
+}
+
+/* ------------------------------------------------------------ driving */
+
+/* Runs the move: decides, runs to the next decision, until it stops. */
+static void drive(Repl *r, Goal *g) {
+  ReplVM *v = r->cur;
+  bool each = g->kind != G_CONTINUE || r->nbps > 0;
+  if (g->kind == G_FINISH) each = false;
+  drvm_set_stepping(v->vm, DRVM_POINT_ACCESS | DRVM_POINT_CALL, each || r->every);
+  g->races0 = v->nraces;
+  g->uncaught0 = drvm_uncaught_count(v->vm);
+  v->uncaught_seen = g->uncaught0;
+  v->stop_on_news = g->kind != G_FINISH;
+  bool thread_moves = g->kind != G_CONTINUE && g->kind != G_FINISH;
+  do {
+    if (!drvm_decide(v->vm, thread_moves ? g->thread : DRVM_SUGGESTED)) {
+      dr_buf_printf(&g->why, "%s", drvm_error(v->vm));
+      break;
+    }
+    repl_vm_settle(v, drvm_run_until_decision(v->vm, &v->d));
+  } while (!stops(r, g));
+  v->stop_on_news = false;
+  drvm_set_stepping(v->vm, DRVM_POINT_ACCESS | DRVM_POINT_CALL, r->every);
+}
+
+/* The thread argument of a move, able to run now; -1 after saying why. */
+static int runnable_arg(Repl *r, const char *s) {
+  int t = repl_thread_arg(r, s);
+  if (t < 0) return -1;
+  DrBuf b = {0};
+  why_not(r, t, &b);
+  if (b.len) {
+    repl_err(r, "%s", b.data);
+    free(b.data);
+    return -1;
+  }
+  return t;
+}
+
+static bool parse_goal(Repl *r, const char *cmd, char **argv, int argc, Goal *g) {
+  memset(g, 0, sizeof *g);
+  if (!strcmp(cmd, "continue") || (!strcmp(cmd, "finish") && argc == 1)) {
+    g->kind = !strcmp(cmd, "continue") ? G_CONTINUE : G_FINISH;
+    return true;
+  }
+  if (argc < 2) {
+    repl_err(r, "%s needs a thread: %s T1", cmd, cmd);
+    return false;
+  }
+  g->thread = runnable_arg(r, argv[1]);
+  if (g->thread < 0) return false;
+  DrvmThreadInfo ti;
+  drvm_thread_info(r->cur->vm, g->thread, &ti);
+  g->depth = ti.nframes;
+  g->line = ti.next.line;
+  if (!strcmp(cmd, "step") || !strcmp(cmd, "next") || !strcmp(cmd, "finish")) {
+    g->kind = cmd[0] == 's' ? G_STEP : cmd[0] == 'n' ? G_NEXT : G_RETURN;
+    if (argc > 2) repl_err(r, "%s takes one thread; ignoring '%s'", cmd, argv[2]);
+    return true;
+  }
+  /* run T to LINE | run T until [read|write|access] [of] LOCATION */
+  if (argc == 4 && !strcmp(argv[2], "to")) {
+    char *end;
+    long line = strtol(argv[3], &end, 10);
+    if (end == argv[3] || *end || line <= 0) {
+      repl_err(r, "'%s' is not a line number", argv[3]);
+      return false;
+    }
+    if (!drvm_line_has_code(r->cur->vm, (int)line)) {
+      repl_err(r, "line %ld of %s has no code", line, r->o.prog);
+      return false;
+    }
+    g->kind = G_TO_LINE;
+    g->line = (int)line;
+    return true;
+  }
+  if (argc >= 4 && !strcmp(argv[2], "until")) {
+    int i = 3;
+    const char *a = argv[i];
+    g->access = !strcmp(a, "read") || !strcmp(a, "read-of") ? 1 : !strcmp(a, "write") || !strcmp(a, "write-of") ? 2 : 0;
+    if (g->access || !strcmp(a, "access") || !strcmp(a, "access-of")) i++;
+    if (i < argc && !strcmp(argv[i], "of")) i++;
+    if (i != argc - 1) {
+      repl_err(r, "run T until read|write|access FIELD");
+      return false;
+    }
+    if (!parse_location(r, argv[i], &g->where)) return false;
+    bool ok = location_exists(r, &g->where);
+    if (!ok) free(g->where.cls), free(g->where.field);
+    g->kind = G_UNTIL;
+    return ok;
+  }
+  repl_err(r, "run T to LINE, or run T until read|write|access FIELD");
+  return false;
+}
+
+/* continue SCHED [key=value...]: that scheduler decides from here on. */
+static bool switch_scheduler(Repl *r, char **argv, int argc) {
+  DrBuf opts = {0};
+  for (int i = 2; i < argc; i++) dr_buf_printf(&opts, "%s%s", i > 2 ? " " : "", argv[i]);
+  bool ok = drvm_switch_scheduler(r->cur->vm, argv[1], opts.data);
+  if (!ok) repl_err(r, "%s", drvm_error(r->cur->vm));
+  else if (strcmp(r->sched, argv[1]) != 0) free(r->sched), r->sched = dr_strdup(argv[1]);
+  free(opts.data);
+  return ok;
+}
+
+/* The line of the command, for history of moves. */
+static char *joined(char **argv, int argc) {
+  DrBuf b = {0};
+  for (int i = 0; i < argc; i++) dr_buf_printf(&b, "%s%s", i ? " " : "", argv[i]);
+  return b.data;
+}
+
+static void record_move(Repl *r, char **argv, int argc) {
+  ReplMove m = {joined(argv, argc), r->cur->pos};
+  DR_PUSH(r->moves, r->nmoves, r->moves_cap, m);
+}
+
+/* Leaves the run the person is on for v, keeping the old one for redo
+ * when it is ahead. */
+static void take(Repl *r, ReplVM *v, bool keep_redo) {
+  ReplVM *old = r->cur;
+  r->cur = v;
+  if (keep_redo && (!r->redo || r->redo->pos < old->pos)) {
+    repl_vm_free(r->redo);
+    r->redo = old;
+  } else {
+    repl_vm_free(old);
+  }
+}
+
+static void forward_move(Repl *r, const char *cmd, char **argv, int argc) {
+  ReplVM *v = r->cur;
+  if (!v->at_decision) {
+    repl_err(r, "the run is over (back or goto K returns to a decision)");
+    return;
+  }
+  Goal g;
+  if (!parse_goal(r, cmd, argv, argc, &g)) return;
+  if (!strcmp(cmd, "continue") && argc > 1 && !switch_scheduler(r, argv, argc)) return;
+  repl_stage(r);
+  if (r->rec && r->rec_left == UINT64_MAX && g.thread >= 0 &&
+      (g.kind != G_CONTINUE && g.kind != G_FINISH) && g.thread != v->d.suggested)
+    r->rec_left = v->pos; /* the person leaves the recording here */
+  repl_vm_free(r->redo);
+  r->redo = NULL;
+  drive(r, &g);
+  free(g.where.cls);
+  free(g.where.field);
+  record_move(r, argv, argc);
+  repl_show_news(r);
+  if (g.why.len) repl_say(r, "%sstopped:%s %s", repl_c(r, REPL_YELLOW), repl_c(r, REPL_OFF), g.why.data);
+  free(g.why.data);
+  repl_show_position(r);
+}
+
+/* ------------------------------------------------------------ going back */
+
+/* A run standing at decision k: the staged one, the recording walked
+ * through, the current run's prefix, or the run back left. */
+static ReplVM *reach(Repl *r, uint64_t k) {
+  if (r->staged && r->staged_pos == k) {
+    ReplVM *v = r->staged;
+    r->staged = NULL;
+    return v;
+  }
+  if (r->rec && k <= r->rec_left) {
+    ReplVM *v = repl_vm_start(r, r->rec, k);
+    if (v) r->rec_left = UINT64_MAX;
+    return v;
+  }
+  if (k <= r->cur->pos) return repl_vm_at(r, r->cur, k);
+  if (r->redo && k <= r->redo->pos) return repl_vm_at(r, r->redo, k);
+  uint64_t last = r->redo && r->redo->pos > r->cur->pos ? r->redo->pos : r->cur->pos;
+  repl_err(r, "decision #%llu has not been reached (the furthest is #%llu)", (unsigned long long)k,
+           (unsigned long long)last);
+  return NULL;
+}
+
+static void cmd_back(Repl *r, char **argv, int argc) {
+  long n = 1;
+  if (argc > 1) {
+    char *end;
+    n = strtol(argv[1], &end, 10);
+    if (end == argv[1] || *end || n <= 0) {
+      repl_err(r, "back takes a number of moves, not '%s'", argv[1]);
+      return;
+    }
+  }
+  int made = r->nmoves - 1;
+  if (n > made) {
+    if (made) repl_err(r, "cannot go back %ld moves: only %d made", n, made);
+    else repl_err(r, "cannot go back: this is the start");
+    return;
+  }
+  uint64_t k = r->moves[r->nmoves - 1 - n].pos;
+  ReplVM *v = reach(r, k);
+  if (!v) return;
+  take(r, v, true);
+  for (long i = 0; i < n; i++) free(r->moves[--r->nmoves].cmd);
+  repl_say(r, "back to #%llu (after: %s)", (unsigned long long)k, r->moves[r->nmoves - 1].cmd);
+  repl_show_position(r);
+}
+
+static void cmd_goto(Repl *r, char **argv, int argc) {
+  char *end = NULL;
+  unsigned long long k = argc == 2 ? strtoull(argv[1][0] == '#' ? argv[1] + 1 : argv[1], &end, 10) : 0;
+  if (argc != 2 || !end || *end || end == argv[1]) {
+    repl_err(r, "goto needs a decision number: goto 12 (history shows them)");
+    return;
+  }
+  if (k == r->cur->pos && r->cur->at_decision) {
+    repl_say(r, "already at #%llu", k);
+    return;
+  }
+  ReplVM *v = reach(r, k);
+  if (!v) return;
+  take(r, v, k < r->cur->pos);
+  record_move(r, argv, argc);
+  repl_say(r, "at #%llu", (unsigned long long)r->cur->pos);
+  repl_show_position(r);
+}
+
+/* ------------------------------------------------------------ breakpoints */
+
+static void add_bp(Repl *r, ReplBp *b) {
+  b->id = ++r->next_bp;
+  DR_PUSH(r->bps, r->nbps, r->bps_cap, *b);
+}
+
+static void cmd_break(Repl *r, char **argv, int argc) {
+  if (argc != 2) {
+    repl_err(r, "break LINE, break file:LINE, break race or break deadlock");
+    return;
+  }
+  ReplBp b;
+  memset(&b, 0, sizeof b);
+  b.index = -1;
+  const char *a = argv[1];
+  if (!strcmp(a, "race") || !strcmp(a, "deadlock")) {
+    b.kind = a[0] == 'r' ? BP_RACE : BP_DEADLOCK;
+    add_bp(r, &b);
+    repl_say(r, "breakpoint %d: stop %s", b.id, b.kind == BP_RACE ? "when a race is reported"
+                                                                 : "when threads wait for each other's locks");
+    return;
+  }
+  const char *colon = strrchr(a, ':');
+  if (colon) {
+    const char *base = strrchr(r->o.prog, '/');
+    base = base ? base + 1 : r->o.prog;
+    size_t n = (size_t)(colon - a);
+    if ((strlen(r->o.prog) != n || strncmp(a, r->o.prog, n)) && (strlen(base) != n || strncmp(a, base, n))) {
+      repl_err(r, "no file %.*s in this program (it is %s)", (int)n, a, base);
+      return;
+    }
+    a = colon + 1;
+  }
+  char *end;
+  long line = strtol(a, &end, 10);
+  if (end == a || *end || line <= 0) {
+    repl_err(r, "'%s' is not a line: break LINE, break file:LINE, break race or break deadlock", argv[1]);
+    return;
+  }
+  if (!drvm_line_has_code(r->cur->vm, (int)line)) {
+    repl_err(r, "line %ld of %s has no code", line, r->o.prog);
+    return;
+  }
+  b.kind = BP_LINE;
+  b.line = (int)line;
+  add_bp(r, &b);
+  repl_say(r, "breakpoint %d at %s:%ld", b.id, r->o.prog, line);
+}
+
+static void cmd_watch(Repl *r, char **argv, int argc) {
+  if (argc != 2) {
+    repl_err(r, "watch Class.field, watch Account#1.balance or watch int[]#2[3]");
+    return;
+  }
+  ReplBp b;
+  if (!parse_location(r, argv[1], &b)) return;
+  if (!location_exists(r, &b)) {
+    free(b.cls), free(b.field);
+    return;
+  }
+  b.kind = BP_WATCH;
+  add_bp(r, &b);
+  repl_say(r, "watch %d: stop before any thread accesses %s", b.id, argv[1]);
+}
+
+static void bp_text(const ReplBp *b, DrBuf *t) {
+  switch (b->kind) {
+  case BP_LINE: dr_buf_printf(t, "line %d", b->line); break;
+  case BP_RACE: dr_buf_append_str(t, "race"); break;
+  case BP_DEADLOCK: dr_buf_append_str(t, "deadlock"); break;
+  case BP_WATCH:
+    dr_buf_append_str(t, b->cls);
+    if (b->object) dr_buf_printf(t, "#%u", b->object);
+    if (b->field) dr_buf_printf(t, ".%s", b->field);
+    if (b->index >= 0) dr_buf_printf(t, "[%d]", b->index);
+    break;
+  }
+}
+
+static void cmd_breaks(Repl *r) {
+  if (!r->nbps) repl_say(r, "no breakpoints or watches");
+  for (int i = 0; i < r->nbps; i++) {
+    DrBuf t = {0};
+    bp_text(&r->bps[i], &t);
+    repl_say(r, "  %d  %s %s", r->bps[i].id, r->bps[i].kind == BP_WATCH ? "watch" : "break", t.data);
+    free(t.data);
+  }
+}
+
+static void cmd_delete(Repl *r, char **argv, int argc) {
+  if (argc == 1) {
+    for (int i = 0; i < r->nbps; i++) free(r->bps[i].cls), free(r->bps[i].field);
+    repl_say(r, "deleted %d breakpoint%s and watches", r->nbps, r->nbps == 1 ? "" : "s");
+    r->nbps = 0;
+    return;
+  }
+  int id = atoi(argv[1]);
+  for (int i = 0; i < r->nbps; i++) {
+    if (r->bps[i].id != id) continue;
+    free(r->bps[i].cls), free(r->bps[i].field);
+    memmove(&r->bps[i], &r->bps[i + 1], sizeof *r->bps * (size_t)(r->nbps - i - 1));
+    r->nbps--;
+    repl_say(r, "deleted %d", id);
+    return;
+  }
+  repl_err(r, "no breakpoint %s (breaks lists them)", argv[1]);
+}
+
+bool repl_cmd_move(Repl *r, const char *cmd, char **argv, int argc) {
+  if (!strcmp(cmd, "step") || !strcmp(cmd, "next") || !strcmp(cmd, "run") || !strcmp(cmd, "continue") ||
+      !strcmp(cmd, "finish"))
+    forward_move(r, cmd, argv, argc);
+  else if (!strcmp(cmd, "back")) cmd_back(r, argv, argc);
+  else if (!strcmp(cmd, "goto")) cmd_goto(r, argv, argc);
+  else if (!strcmp(cmd, "break")) cmd_break(r, argv, argc);
+  else if (!strcmp(cmd, "watch")) cmd_watch(r, argv, argc);
+  else if (!strcmp(cmd, "breaks")) cmd_breaks(r);
+  else if (!strcmp(cmd, "delete")) cmd_delete(r, argv, argc);
+  else return false;
+  return true;
+}

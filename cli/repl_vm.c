@@ -1,0 +1,182 @@
+/* One run of the program at a position (repl.h): its VM, the events it
+ * logged, its output; a new run led to a position by a prefix. */
+#include <string.h>
+
+#include "repl.h"
+
+ReplEvent *repl_event(ReplVM *v, size_t i) { return &v->log[i % REPL_LOG_MAX]; }
+
+static void capture_out(void *user, const char *text, size_t len) {
+  ReplVM *v = user;
+  dr_buf_append(&v->out, text, len);
+}
+
+static void capture_err(void *user, const char *text, size_t len) {
+  ReplVM *v = user;
+  dr_buf_append(&v->err, text, len);
+}
+
+/* Every event but allocation, initialization, returns and native calls:
+ * what a person follows. */
+static void log_event(void *user, DrVM *vm, const DrvmEvent *e) {
+  ReplVM *v = user;
+  if (!v->log) v->log = dr_xcalloc(REPL_LOG_MAX, sizeof *v->log);
+  ReplEvent *x = repl_event(v, v->nlog);
+  uint64_t n = drvm_decision_count(vm);
+  x->number = n ? n - 1 : 0;
+  x->e = *e;
+  v->nlog++;
+  if (v->nlog - v->log_start > REPL_LOG_MAX) v->log_start = v->nlog - REPL_LOG_MAX;
+  /* a race or an escaped exception stops a move right after it, not at
+   * the next decision with a choice */
+  if (v->stop_on_news && (drvm_race_count(vm) > v->nraces || drvm_uncaught_count(vm) > v->uncaught_seen)) {
+    v->uncaught_seen = drvm_uncaught_count(vm);
+    drvm_interrupt(vm);
+  }
+}
+
+#define LOGGED                                                                                               \
+  (DRVM_EV_ALL & ~(DRVM_EV_BIT(DRVM_EV_NEW) | DRVM_EV_BIT(DRVM_EV_INIT) | DRVM_EV_BIT(DRVM_EV_RETURN) |       \
+                   DRVM_EV_BIT(DRVM_EV_NATIVE_ENTER) | DRVM_EV_BIT(DRVM_EV_NATIVE_EXIT) |                   \
+                   DRVM_EV_BIT(DRVM_EV_STEP)))
+
+/* The scheduler continue starts with, its options from the command line. */
+static bool set_scheduler(Repl *r, ReplVM *v) {
+  char *opts = dr_ro_sched_options(&r->o, r->sched, NULL);
+  bool ok = drvm_set_scheduler(v->vm, r->sched, opts);
+  free(opts);
+  return ok;
+}
+
+static bool set_detector(Repl *r, ReplVM *v) {
+  const char *det = dr_ro_get(&r->o, DR_RO_DETECTOR);
+  DrRoId refused;
+  char *opts = dr_ro_det_options(&r->o, det, &refused);
+  bool ok = refused == DR_RO__COUNT;
+  if (!ok) repl_err(r, "%s needs --detector %s", dr_ro_row(refused)->name, dr_ro_entry(refused)->applies);
+  else if (!drvm_set_detector(v->vm, det, opts)) ok = false;
+  free(opts);
+  return ok;
+}
+
+/* A compiled VM with the session's settings, not started. */
+static ReplVM *vm_new(Repl *r) {
+  ReplVM *v = dr_xcalloc(1, sizeof *v);
+  DrvmConfig cfg;
+  drvm_config_init(&cfg);
+  cfg.max_heap = (size_t)dr_ro_num(&r->o, DR_RO_MAX_HEAP);
+  cfg.max_steps = dr_ro_num(&r->o, DR_RO_MAX_STEPS);
+  cfg.seed = r->seed;
+  cfg.spurious_wakeups = dr_ro_given(&r->o, DR_RO_SPURIOUS);
+  cfg.libs = (const char *const *)r->o.val[DR_RO_LIB].v;
+  cfg.nlibs = r->o.val[DR_RO_LIB].n;
+  cfg.write_out = capture_out;
+  cfg.write_err = capture_err;
+  cfg.write_user = v;
+  char err[600];
+  v->vm = drvm_new(&cfg, err, sizeof err);
+  if (!v->vm) {
+    repl_err(r, "%s", err);
+    free(v);
+    return NULL;
+  }
+  if (!drvm_compile_string(v->vm, r->o.prog, r->text, r->len)) {
+    drvm_print_diags(v->vm, stderr);
+    if (!drvm_diag_count(v->vm)) repl_err(r, "%s", drvm_error(v->vm));
+    repl_vm_free(v);
+    return NULL;
+  }
+  return v;
+}
+
+void repl_vm_free(ReplVM *v) {
+  if (!v) return;
+  drvm_free(v->vm);
+  free(v->log);
+  free(v->out.data);
+  free(v->err.data);
+  for (int i = 0; i < v->nraces; i++) free(v->races[i]), free(v->race_lines[i]);
+  free(v->races);
+  free(v->race_lines);
+  free(v);
+}
+
+void repl_vm_settle(ReplVM *v, int rc) {
+  repl_vm_new_races(v);
+  v->at_decision = rc == 1;
+  if (rc == 1) {
+    v->pos = v->d.number;
+    return;
+  }
+  if (!v->ended) {
+    v->ended = true;
+    v->pos = drvm_decision_count(v->vm);
+    drvm_finish(v->vm, &v->res);
+  }
+}
+
+int repl_vm_new_races(ReplVM *v) {
+  int n = drvm_race_count(v->vm), fresh = 0;
+  for (int i = v->nraces; i < n; i++) {
+    DrvmRace race;
+    if (!drvm_race(v->vm, i, &race)) break;
+    if (v->nraces == v->races_cap) {
+      v->races_cap = v->races_cap ? v->races_cap * 2 : 8;
+      v->races = dr_xrealloc(v->races, sizeof *v->races * (size_t)v->races_cap);
+      v->race_lines = dr_xrealloc(v->race_lines, sizeof *v->race_lines * (size_t)v->races_cap);
+    }
+    v->races[v->nraces] = dr_strdup(race.text);
+    v->race_lines[v->nraces++] = dr_fmt("%s: T%d %s, T%d %s before it", race.location, race.thread,
+                                        race.write ? "write" : "read", race.prev_thread,
+                                        race.prev_write ? "write" : "read");
+    fresh++;
+  }
+  return fresh;
+}
+
+ReplVM *repl_vm_start(Repl *r, const char *prefix, uint64_t to) {
+  ReplVM *v = vm_new(r);
+  if (!v) return NULL;
+  DrVM *vm = v->vm;
+  uint64_t seed;
+  bool ok = (!prefix || drvm_replay(vm, prefix, true, &seed)) && set_scheduler(r, v) && set_detector(r, v) &&
+            drvm_record(vm, dr_ro_given(&r->o, DR_RO_RECORD) ? dr_ro_get(&r->o, DR_RO_RECORD) : NULL) &&
+            drvm_add_listener(vm, LOGGED, log_event, v) &&
+            drvm_set_stepping(vm, DRVM_POINT_ACCESS | DRVM_POINT_CALL, r->every) && drvm_start(vm, r->o.nargs,
+            (const char *const *)r->o.args);
+  if (!ok) {
+    if (*drvm_error(vm)) repl_err(r, "%s", drvm_error(vm));
+    repl_vm_free(v);
+    return NULL;
+  }
+  int rc = to != UINT64_MAX ? drvm_run_to_decision(vm, to, &v->d) : drvm_run_until_decision(vm, &v->d);
+  if (rc < 0) {
+    repl_err(r, "%s", drvm_error(vm));
+    repl_vm_free(v);
+    return NULL;
+  }
+  repl_vm_settle(v, rc);
+  /* what was shown before is not news in the run that repeats it */
+  v->out_shown = v->out.len;
+  v->err_shown = v->err.len;
+  v->races_told = v->nraces;
+  return v;
+}
+
+ReplVM *repl_vm_at(Repl *r, ReplVM *src, uint64_t to) {
+  char path[96];
+  snprintf(path, sizeof path, "%s/prefix.rec", r->tmpdir);
+  if (!drvm_save_decisions_upto(src->vm, path, to)) {
+    repl_err(r, "%s", drvm_error(src->vm));
+    return NULL;
+  }
+  ReplVM *v = repl_vm_start(r, path, to);
+  remove(path);
+  if (v && (!v->at_decision || v->pos != to) && !(v->ended && to >= v->pos)) {
+    repl_err(r, "internal: the replay stopped at decision %llu, not %llu", (unsigned long long)v->pos,
+             (unsigned long long)to);
+    repl_vm_free(v);
+    return NULL;
+  }
+  return v;
+}
