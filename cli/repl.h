@@ -32,6 +32,7 @@ typedef struct {
   DrVM *vm;
   ReplEvent *log;           /* the last REPL_LOG_MAX events, a ring */
   size_t nlog, log_start;   /* events logged; index of the oldest kept */
+  size_t log_cap;           /* grows to REPL_LOG_MAX, then the ring turns */
   DrBuf out, err;           /* the program's output and error streams */
   size_t out_shown, err_shown;
   char **races;             /* reports seen so far (copies) */
@@ -46,7 +47,7 @@ typedef struct {
   uint64_t pos;             /* the decision it stands at (at the end: decisions taken) */
 } ReplVM;
 
-enum { REPL_LOG_MAX = 1 << 18 };
+enum { REPL_LOG_MAX = 1 << 16 };
 
 /* The i-th event logged (i in [log_start, nlog)). */
 ReplEvent *repl_event(ReplVM *v, size_t i);

@@ -117,18 +117,20 @@ static void link_sync(Graph *g, int i, const DrvmEvent *e, int *last_of, int *en
   KeyMap *m = &g->keys;
   Key k = key_of(e);
   int t = e->thread;
+  bool lock = e->kind == DRVM_EV_ACQUIRE || e->kind == DRVM_EV_WAKE || e->kind == DRVM_EV_RELEASE || e->kind == DRVM_EV_WAIT;
+  int s = lock ? key_find(m, &k) : -1; /* before the arrays it may move are read */
   switch (e->kind) {
   case DRVM_EV_ACQUIRE:
-  case DRVM_EV_WAKE: g->sync[i] = m->last_release[key_find(m, &k)], g->sync_kind[i] = E_LOCK; break;
+  case DRVM_EV_WAKE: g->sync[i] = m->last_release[s], g->sync_kind[i] = E_LOCK; break;
   case DRVM_EV_RELEASE:
-  case DRVM_EV_WAIT: m->last_release[key_find(m, &k)] = i; break;
+  case DRVM_EV_WAIT: m->last_release[s] = i; break;
   case DRVM_EV_VWRITE: {
-    int s = key_find(m, &k);
+    s = key_find(m, &k);
     DR_PUSH(m->writes[s], m->nwrites[s], m->caps[s], i);
     break;
   }
   case DRVM_EV_VREAD: {
-    int s = key_find(m, &k);
+    s = key_find(m, &k);
     g->vol_key[i] = s;
     g->vol_count[i] = m->nwrites[s];
     break;
@@ -339,16 +341,21 @@ static void explain(Repl *r, Graph *g, int a, int b, const DrvmEvent *eb, int tb
     return;
   }
   repl_say(r, "%s happens before %s:", na, nb);
-  bool only_locks = true;
   node_line(r, g, a, eb, tb);
-  if (s != a) repl_say(r, "     |  program order");
-  for (int i = s; i != b; i = g->next[i]) {
-    if (g->via[i] == E_PO && g->next[i] != b && g->via[g->next[i]] == E_PO) continue;
-    if (i != a && (g->via[i] != E_PO || i == s)) node_line(r, g, i, eb, tb);
-    if (g->via[i] != E_PO) only_locks &= g->via[i] == E_LOCK;
-    repl_say(r, "     |  %s", edge_text(g->via[i]));
+  if (s != a) {
+    repl_say(r, "     |  program order");
+    node_line(r, g, s, eb, tb);
   }
-  node_line(r, g, b, eb, tb);
+  bool only_locks = true;
+  for (int i = s; i != b;) {
+    EdgeKind k = g->via[i];
+    int j = g->next[i];
+    while (k == E_PO && j != b && g->via[j] == E_PO) j = g->next[j]; /* a run of program order: one line */
+    if (k != E_PO) only_locks &= k == E_LOCK;
+    repl_say(r, "     |  %s", edge_text(k));
+    node_line(r, g, j, eb, tb);
+    i = j;
+  }
   verdict(r, g, a, eb, b, true, only_locks);
 }
 

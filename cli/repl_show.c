@@ -34,6 +34,7 @@ void repl_thread_line(Repl *r, int t, DrBuf *b) {
   switch (ti.state) {
   case DRVM_TS_ENDED: dr_buf_append_str(b, "ended"); return;
   case DRVM_TS_BLOCKED:
+    if (ti.enabled) break; /* about to lock a free monitor */
     dr_buf_printf(b, "%sBLOCKED%s on %s", repl_c(r, REPL_RED), repl_c(r, REPL_OFF), ti.waiting_for);
     if (ti.lock_owner >= 0) dr_buf_printf(b, " (held by T%d)", ti.lock_owner);
     place(r, t, b);
@@ -262,25 +263,23 @@ static void cmd_output(Repl *r) {
 static void print_object(Repl *r, const char *obj) {
   DrVM *vm = r->cur->vm;
   char val[512];
-  if (!drvm_field_value(vm, obj, "length", val, sizeof val) || !strchr(obj, '[')) {
-    char cls[256];
-    snprintf(cls, sizeof cls, "%.*s", (int)strcspn(obj, "#"), obj);
+  char cls[256];
+  snprintf(cls, sizeof cls, "%.*s", (int)strcspn(obj, "#"), obj);
+  if (!drvm_field_value(vm, obj, strchr(cls, '[') ? "length" : "hashCode", val, sizeof val) &&
+      strstr(drvm_error(vm), "no object")) {
+    repl_err(r, "%s", drvm_error(vm));
+    return;
+  }
+  if (!strchr(cls, '[')) {
     const char *name;
-    bool is_static;
-    bool any = false;
+    bool is_static, any = false;
     for (int i = 0; drvm_field_name(vm, cls, i, &name, &is_static); i++) {
-      if (is_static) continue;
-      if (!drvm_field_value(vm, obj, name, val, sizeof val)) {
-        repl_err(r, "%s", drvm_error(vm));
-        return;
-      }
+      if (is_static || !drvm_field_value(vm, obj, name, val, sizeof val)) continue;
       repl_say(r, "  %s.%s = %s", obj, name, val);
       any = true;
     }
-    if (!any && !drvm_field_value(vm, obj, "length", val, sizeof val)) {
-      repl_err(r, "%s", drvm_error(vm));
-    }
-    if (any) return;
+    if (!any) repl_say(r, "  %s (no fields)", obj);
+    return;
   }
   long len = atol(val);
   repl_say(r, "  %s.length = %ld", obj, len);

@@ -20,7 +20,10 @@ static void capture_err(void *user, const char *text, size_t len) {
  * what a person follows. */
 static void log_event(void *user, DrVM *vm, const DrvmEvent *e) {
   ReplVM *v = user;
-  if (!v->log) v->log = dr_xcalloc(REPL_LOG_MAX, sizeof *v->log);
+  if (v->nlog == v->log_cap && v->log_cap < REPL_LOG_MAX) {
+    v->log_cap = v->log_cap ? v->log_cap * 4 : 1024;
+    v->log = dr_xrealloc(v->log, sizeof *v->log * v->log_cap);
+  }
   ReplEvent *x = repl_event(v, v->nlog);
   uint64_t n = drvm_decision_count(vm);
   x->number = n ? n - 1 : 0;

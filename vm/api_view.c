@@ -66,7 +66,9 @@ const char *drvm_event_text(const DrvmEvent *e, char *buf, size_t size) {
   } else if (e->callee) {
     dr_buf_printf(&b, " %s", e->callee);
   } else if (e->cls) {
-    dr_buf_printf(&b, " %s", e->cls);
+    /* as thread dumps and reports name objects: Object#1, String#3 */
+    const char *cls = strncmp(e->cls, "java.lang.", 10) == 0 && e->object ? e->cls + 10 : e->cls;
+    dr_buf_printf(&b, " %s", cls);
     if (e->object) dr_buf_printf(&b, "#%u", e->object);
     if (e->field) dr_buf_printf(&b, ".%s", e->field);
     if (e->index >= 0) dr_buf_printf(&b, "[%d]", e->index);
