@@ -9,7 +9,7 @@ CPPFLAGS += -D_POSIX_C_SOURCE=200809L
 CFLAGS += $(WARN) $(OPT) $(FPFLAGS)
 LDLIBS += -lffi -ldl -lm
 # the command line's REPL reads commands with GNU readline; the library does not
-CLI_LIBS = -lreadline
+CLI_LIBS = -lreadline -lpthread
 BUILD ?= build
 
 # The library (libdrvm.a, libdrvm.so: include/drvm.h) is the compiler,

@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "help.h"
@@ -103,10 +104,32 @@ static int split(char *line, char **argv, int max) {
   return n;
 }
 
+static void dispatch(Repl *r, char **argv, int argc);
+
+static double now_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static void cmd_time(Repl *r, char **argv, int argc) {
+  if (argc < 2) {
+    repl_err(r, "time needs a command: time back");
+    return;
+  }
+  double t0 = now_ms();
+  dispatch(r, argv + 1, argc - 1);
+  repl_say(r, "(%s took %.2f ms)", argv[1], now_ms() - t0);
+}
+
 static void run_command(Repl *r, char *line) {
   char *argv[32];
   int argc = split(line, argv, 32);
   if (argc == 0 || argv[0][0] == '#') return;
+  dispatch(r, argv, argc);
+}
+
+static void dispatch(Repl *r, char **argv, int argc) {
   const ReplCommand *c = find_command(argv[0]);
   if (!c) {
     repl_err(r, "unknown command '%s' (help lists the commands)", argv[0]);
@@ -117,6 +140,7 @@ static void run_command(Repl *r, char *line) {
   else if (!strcmp(name, "help")) cmd_help(r, argv, argc);
   else if (!strcmp(name, "save")) cmd_save(r, argv, argc);
   else if (!strcmp(name, "hb")) repl_cmd_hb(r, argv, argc);
+  else if (!strcmp(name, "time")) cmd_time(r, argv, argc);
   else if (!repl_cmd_move(r, name, argv, argc) && !repl_cmd_show(r, name, argv, argc))
     repl_err(r, "internal: command %s has no handler", name);
 }
@@ -196,8 +220,8 @@ static bool first_run(Repl *r) {
 }
 
 static void free_session(Repl *r) {
+  repl_stage_free(r);
   repl_vm_free(r->cur);
-  repl_vm_free(r->staged);
   repl_vm_free(r->redo);
   for (int i = 0; i < r->nmoves; i++) free(r->moves[i].cmd);
   free(r->moves);
@@ -260,6 +284,7 @@ int dr_cmd_repl(int argc, char **argv) {
     return DRVM_EXIT_COMPILE;
   }
   if (r.tty) repl_say(&r, "drvm repl %s: you are the scheduler (help lists the commands)", r.o.prog);
+  repl_stage(&r);
   repl_show_news(&r);
   repl_show_position(&r);
   loop(&r);

@@ -75,8 +75,7 @@ typedef struct Repl {
   uint64_t seed;
   char tmpdir[64];          /* recordings for going back */
   ReplVM *cur;              /* the run the person is at */
-  ReplVM *staged;           /* the same run at the position before the last move */
-  uint64_t staged_pos;
+  struct ReplStager *stager;/* copies of the run at the last positions (repl_stage.c) */
   ReplVM *redo;             /* the run `back` left, for goto forward */
   const char *rec;          /* --replay: the recording walked through */
   uint64_t rec_left;        /* the decision where the person left it (UINT64_MAX: not) */
@@ -99,6 +98,9 @@ typedef struct Repl {
  * decision `to` (UINT64_MAX: the first decision with a choice), NULL
  * after saying why. */
 ReplVM *repl_vm_start(Repl *r, const char *prefix, uint64_t to);
+/* The same without printing (a background thread's): NULL with a
+ * message in err; compile errors printed only when diags. */
+ReplVM *repl_vm_make(const Repl *r, const char *prefix, uint64_t to, bool diags, char *err, size_t errsize);
 void repl_vm_free(ReplVM *v);
 /* A new run of src's decisions up to decision `to`, standing there. */
 ReplVM *repl_vm_at(Repl *r, ReplVM *src, uint64_t to);
@@ -110,8 +112,21 @@ int repl_vm_new_races(ReplVM *v);
 
 /* repl_move.c */
 bool repl_cmd_move(Repl *r, const char *cmd, char **argv, int argc);
-/* Saves the position before a move (for a fast `back`). */
+
+/* repl_stage.c */
+typedef struct ReplStager ReplStager;
+/* Copies kept, and the smallest position worth a copy (below it a replay
+ * takes a few milliseconds). */
+enum { REPL_STAGED = 4, REPL_STAGE_MIN = 20000 };
+/* Starts copying the run where it stands, in the background. */
 void repl_stage(Repl *r);
+/* A copy standing at decision pos (removed from the cache), or NULL. */
+ReplVM *repl_stage_take(Repl *r, uint64_t pos);
+/* Drops the copies past pos: the history after it is being rewritten. */
+void repl_stage_forget_after(Repl *r, uint64_t pos);
+/* Waits for the copy under way (before changing what it reads). */
+void repl_stage_wait(Repl *r);
+void repl_stage_free(Repl *r);
 
 /* repl_show.c */
 void repl_show_position(Repl *r);
@@ -178,6 +193,7 @@ const char *repl_c(Repl *r, const char *esc);
   X("breaks", NULL, "", "the breakpoints and watches")                                               \
   X("delete", "d", "[ID]", "remove breakpoint ID (default: all)")                                    \
   X("save", NULL, "FILE", "write the decisions so far: drvm run --replay FILE reproduces them")      \
+  X("time", NULL, "COMMAND", "run COMMAND and say how long it took")                                 \
   X("help", "?", "[COMMAND]", "the commands, or one")                                                \
   X("quit", "q", "", "leave (also Ctrl-D)")
 

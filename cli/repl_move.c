@@ -24,19 +24,6 @@ typedef struct {
   DrBuf why;            /* why the move stopped */
 } Goal;
 
-/* Stages the position before a move, when replaying to it is costly. */
-enum { STAGE_MIN = 20000 };
-
-void repl_stage(Repl *r) {
-  ReplVM *v = r->cur;
-  if (r->staged && r->staged_pos == v->pos) return;
-  repl_vm_free(r->staged);
-  r->staged = NULL;
-  if (v->pos < STAGE_MIN || v->ended) return;
-  r->staged = repl_vm_at(r, v, v->pos);
-  r->staged_pos = v->pos;
-}
-
 /* ------------------------------------------------------------ locations */
 
 /* "Account.balance", "Account#1.balance", "int[]#2[3]", "int[]#2": a
@@ -336,6 +323,7 @@ static bool parse_goal(Repl *r, const char *cmd, char **argv, int argc, Goal *g)
 static bool switch_scheduler(Repl *r, char **argv, int argc) {
   DrBuf opts = {0};
   for (int i = 2; i < argc; i++) dr_buf_printf(&opts, "%s%s", i > 2 ? " " : "", argv[i]);
+  repl_stage_wait(r); /* it reads r->sched */
   bool ok = drvm_switch_scheduler(r->cur->vm, argv[1], opts.data);
   if (!ok) repl_err(r, "%s", drvm_error(r->cur->vm));
   else if (strcmp(r->sched, argv[1]) != 0) free(r->sched), r->sched = dr_strdup(argv[1]);
@@ -377,7 +365,7 @@ static void forward_move(Repl *r, const char *cmd, char **argv, int argc) {
   Goal g;
   if (!parse_goal(r, cmd, argv, argc, &g)) return;
   if (!strcmp(cmd, "continue") && argc > 1 && !switch_scheduler(r, argv, argc)) return;
-  repl_stage(r);
+  repl_stage_forget_after(r, v->pos);
   if (r->rec && r->rec_left == UINT64_MAX && g.thread >= 0 &&
       (g.kind != G_CONTINUE && g.kind != G_FINISH) && g.thread != v->d.suggested)
     r->rec_left = v->pos; /* the person leaves the recording here */
@@ -387,6 +375,7 @@ static void forward_move(Repl *r, const char *cmd, char **argv, int argc) {
   free(g.where.cls);
   free(g.where.field);
   record_move(r, argv, argc);
+  repl_stage(r);
   repl_show_news(r);
   if (g.why.len) repl_say(r, "%sstopped:%s %s", repl_c(r, REPL_YELLOW), repl_c(r, REPL_OFF), g.why.data);
   free(g.why.data);
@@ -398,10 +387,12 @@ static void forward_move(Repl *r, const char *cmd, char **argv, int argc) {
 /* A run standing at decision k: the staged one, the recording walked
  * through, the current run's prefix, or the run back left. */
 static ReplVM *reach(Repl *r, uint64_t k) {
-  if (r->staged && r->staged_pos == k) {
-    ReplVM *v = r->staged;
-    r->staged = NULL;
-    return v;
+  ReplVM *staged = repl_stage_take(r, k);
+  if (staged) {
+    /* made with the scheduler of its time: continue uses today's */
+    if (staged->at_decision && strcmp(drvm_scheduler_name(staged->vm), r->sched) != 0)
+      drvm_switch_scheduler(staged->vm, r->sched, NULL);
+    return staged;
   }
   if (r->rec && k <= r->rec_left) {
     ReplVM *v = repl_vm_start(r, r->rec, k);
@@ -438,6 +429,7 @@ static void cmd_back(Repl *r, char **argv, int argc) {
   take(r, v, true);
   for (long i = 0; i < n; i++) free(r->moves[--r->nmoves].cmd);
   repl_say(r, "back to #%llu (after: %s)", (unsigned long long)k, r->moves[r->nmoves - 1].cmd);
+  repl_stage(r);
   repl_show_position(r);
 }
 
@@ -457,6 +449,7 @@ static void cmd_goto(Repl *r, char **argv, int argc) {
   take(r, v, k < r->cur->pos);
   record_move(r, argv, argc);
   repl_say(r, "at #%llu", (unsigned long long)r->cur->pos);
+  repl_stage(r);
   repl_show_position(r);
 }
 

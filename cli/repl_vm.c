@@ -44,26 +44,27 @@ static void log_event(void *user, DrVM *vm, const DrvmEvent *e) {
                    DRVM_EV_BIT(DRVM_EV_STEP)))
 
 /* The scheduler continue starts with, its options from the command line. */
-static bool set_scheduler(Repl *r, ReplVM *v) {
+static bool set_scheduler(const Repl *r, ReplVM *v) {
   char *opts = dr_ro_sched_options(&r->o, r->sched, NULL);
   bool ok = drvm_set_scheduler(v->vm, r->sched, opts);
   free(opts);
   return ok;
 }
 
-static bool set_detector(Repl *r, ReplVM *v) {
+static bool set_detector(const Repl *r, ReplVM *v, char *err, size_t errsize) {
   const char *det = dr_ro_get(&r->o, DR_RO_DETECTOR);
   DrRoId refused;
   char *opts = dr_ro_det_options(&r->o, det, &refused);
   bool ok = refused == DR_RO__COUNT;
-  if (!ok) repl_err(r, "%s needs --detector %s", dr_ro_row(refused)->name, dr_ro_entry(refused)->applies);
+  if (!ok) snprintf(err, errsize, "%s needs --detector %s", dr_ro_row(refused)->name, dr_ro_entry(refused)->applies);
   else if (!drvm_set_detector(v->vm, det, opts)) ok = false;
   free(opts);
   return ok;
 }
 
-/* A compiled VM with the session's settings, not started. */
-static ReplVM *vm_new(Repl *r) {
+/* A compiled VM with the session's settings, not started; NULL with a
+ * message in err (compile errors: printed when diags). */
+static ReplVM *vm_new(const Repl *r, bool diags, char *err, size_t errsize) {
   ReplVM *v = dr_xcalloc(1, sizeof *v);
   DrvmConfig cfg;
   drvm_config_init(&cfg);
@@ -76,16 +77,14 @@ static ReplVM *vm_new(Repl *r) {
   cfg.write_out = capture_out;
   cfg.write_err = capture_err;
   cfg.write_user = v;
-  char err[600];
-  v->vm = drvm_new(&cfg, err, sizeof err);
+  v->vm = drvm_new(&cfg, err, errsize);
   if (!v->vm) {
-    repl_err(r, "%s", err);
     free(v);
     return NULL;
   }
   if (!drvm_compile_string(v->vm, r->o.prog, r->text, r->len)) {
-    drvm_print_diags(v->vm, stderr);
-    if (!drvm_diag_count(v->vm)) repl_err(r, "%s", drvm_error(v->vm));
+    if (diags) drvm_print_diags(v->vm, stderr);
+    snprintf(err, errsize, "%s", drvm_diag_count(v->vm) ? "" : drvm_error(v->vm));
     repl_vm_free(v);
     return NULL;
   }
@@ -137,24 +136,21 @@ int repl_vm_new_races(ReplVM *v) {
   return fresh;
 }
 
-ReplVM *repl_vm_start(Repl *r, const char *prefix, uint64_t to) {
-  ReplVM *v = vm_new(r);
+ReplVM *repl_vm_make(const Repl *r, const char *prefix, uint64_t to, bool diags, char *err, size_t errsize) {
+  err[0] = 0;
+  ReplVM *v = vm_new(r, diags, err, errsize);
   if (!v) return NULL;
   DrVM *vm = v->vm;
   uint64_t seed;
-  bool ok = (!prefix || drvm_replay(vm, prefix, true, &seed)) && set_scheduler(r, v) && set_detector(r, v) &&
+  bool ok = (!prefix || drvm_replay(vm, prefix, true, &seed)) && set_scheduler(r, v) &&
+            set_detector(r, v, err, errsize) &&
             drvm_record(vm, dr_ro_given(&r->o, DR_RO_RECORD) ? dr_ro_get(&r->o, DR_RO_RECORD) : NULL) &&
             drvm_add_listener(vm, LOGGED, log_event, v) &&
-            drvm_set_stepping(vm, DRVM_POINT_ACCESS | DRVM_POINT_CALL, r->every) && drvm_start(vm, r->o.nargs,
-            (const char *const *)r->o.args);
-  if (!ok) {
-    if (*drvm_error(vm)) repl_err(r, "%s", drvm_error(vm));
-    repl_vm_free(v);
-    return NULL;
-  }
-  int rc = to != UINT64_MAX ? drvm_run_to_decision(vm, to, &v->d) : drvm_run_until_decision(vm, &v->d);
+            drvm_set_stepping(vm, DRVM_POINT_ACCESS | DRVM_POINT_CALL, r->every) &&
+            drvm_start(vm, r->o.nargs, (const char *const *)r->o.args);
+  int rc = ok ? (to != UINT64_MAX ? drvm_run_to_decision(vm, to, &v->d) : drvm_run_until_decision(vm, &v->d)) : -1;
   if (rc < 0) {
-    repl_err(r, "%s", drvm_error(vm));
+    if (!err[0]) snprintf(err, errsize, "%s", drvm_error(vm));
     repl_vm_free(v);
     return NULL;
   }
@@ -163,6 +159,13 @@ ReplVM *repl_vm_start(Repl *r, const char *prefix, uint64_t to) {
   v->out_shown = v->out.len;
   v->err_shown = v->err.len;
   v->races_told = v->nraces;
+  return v;
+}
+
+ReplVM *repl_vm_start(Repl *r, const char *prefix, uint64_t to) {
+  char err[1024];
+  ReplVM *v = repl_vm_make(r, prefix, to, true, err, sizeof err);
+  if (!v && err[0]) repl_err(r, "%s", err);
   return v;
 }
 
