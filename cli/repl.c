@@ -93,8 +93,13 @@ static void cmd_save(Repl *r, char **argv, int argc) {
     repl_err(r, "%s", drvm_error(r->cur->vm));
     return;
   }
-  repl_say(r, "saved %llu decisions to %s: drvm run --replay %s %s reproduces %s", (unsigned long long)r->cur->pos,
-           argv[1], argv[1], r->o.prog, r->cur->ended ? "the run" : "them (--replay-prefix goes on after them)");
+  DrBuf args = {0};
+  for (int i = 0; i < r->o.nargs; i++) dr_buf_printf(&args, " %s", r->o.args[i]);
+  bool whole = r->cur->ended;
+  repl_say(r, "saved %llu decisions to %s: drvm run --replay%s %s %s%s %s", (unsigned long long)r->cur->pos,
+           argv[1], whole ? "" : "-prefix", argv[1], r->o.prog, args.data ? args.data : "",
+           whole ? "reproduces the run" : "replays them, then its scheduler goes on");
+  free(args.data);
 }
 
 /* Splits a line into words (in place); returns how many. */

@@ -157,46 +157,6 @@ static bool has_bp(Repl *r, ReplBpKind k) {
   return false;
 }
 
-/* Whether the move stops at the decision the run now stands at; why. */
-static bool stops(Repl *r, Goal *g) {
-  ReplVM *v = r->cur;
-  if (!v->at_decision) return true;
-  if (*r->interrupted) {
-    dr_buf_append_str(&g->why, "interrupted");
-    return true;
-  }
-  bool breaks = g->kind != G_FINISH;
-  if (breaks && v->nraces > g->races0 && (g->kind == G_CONTINUE || has_bp(r, BP_RACE))) {
-    dr_buf_printf(&g->why, "a race was reported (races shows it)");
-    return true;
-  }
-  if (breaks && drvm_uncaught_count(v->vm) > g->uncaught0) {
-    dr_buf_append_str(&g->why, "an exception escaped a thread");
-    return true;
-  }
-  if (breaks && has_bp(r, BP_DEADLOCK) && deadlock_cycle(r, &g->why)) return true;
-  if (breaks && at_breakpoint(r, &g->why)) return true;
-  if (g->kind == G_CONTINUE || g->kind == G_FINISH) return false;
-  DrvmThreadInfo ti;
-  if (!drvm_thread_info(v->vm, g->thread, &ti)) return true;
-  if (!ti.enabled) {
-    if (g->kind != G_STEP) dr_buf_printf(&g->why, "T%d cannot go on", g->thread);
-    return true;
-  }
-  DrvmEventKind k = ti.next.kind;
-  switch (g->kind) {
-  case G_STEP: return v->d.reason != DRVM_DECIDE_PREEMPT && k != DRVM_EV_RETURN && k != DRVM_EV_STEP;
-  case G_NEXT:
-    return ti.nframes < g->depth || (ti.nframes == g->depth && ti.next.line != g->line && k != DRVM_EV_RETURN);
-  case G_TO_LINE: return ti.next.line == g->line && k != DRVM_EV_RETURN;
-  case G_UNTIL:
-    return location_matches(&g->where, &ti.next) &&
-           (g->access == 0 || (g->access == 1) == (k == DRVM_EV_READ || k == DRVM_EV_VREAD));
-  case G_RETURN: return ti.nframes < g->depth;
-  default: return true;
-  }
-}
-
 /* Why thread t cannot run at this decision, or "" if it can. */
 static void why_not(Repl *r, int t, DrBuf *b) {
   DrvmThreadInfo ti;
@@ -222,6 +182,46 @@ static void why_not(Repl *r, int t, DrBuf *b) {
     return;
   }
   dr_buf_printf(b, "T%d cannot run at this decision", t);
+}
+
+/* Whether the move stops at the decision the run now stands at; why. */
+static bool stops(Repl *r, Goal *g) {
+  ReplVM *v = r->cur;
+  if (!v->at_decision) return true;
+  if (*r->interrupted) {
+    dr_buf_append_str(&g->why, "interrupted");
+    return true;
+  }
+  bool breaks = g->kind != G_FINISH;
+  if (breaks && v->nraces > g->races0 && (g->kind == G_CONTINUE || has_bp(r, BP_RACE))) {
+    dr_buf_printf(&g->why, "a race was reported (races shows it)");
+    return true;
+  }
+  if (breaks && drvm_uncaught_count(v->vm) > g->uncaught0) {
+    dr_buf_append_str(&g->why, "an exception escaped a thread");
+    return true;
+  }
+  if (breaks && has_bp(r, BP_DEADLOCK) && deadlock_cycle(r, &g->why)) return true;
+  if (breaks && at_breakpoint(r, &g->why)) return true;
+  if (g->kind == G_CONTINUE || g->kind == G_FINISH) return false;
+  DrvmThreadInfo ti;
+  if (!drvm_thread_info(v->vm, g->thread, &ti)) return true;
+  if (!ti.enabled) {
+    if (g->kind != G_STEP) why_not(r, g->thread, &g->why);
+    return true;
+  }
+  DrvmEventKind k = ti.next.kind;
+  switch (g->kind) {
+  case G_STEP: return v->d.reason != DRVM_DECIDE_PREEMPT && k != DRVM_EV_RETURN && k != DRVM_EV_STEP;
+  case G_NEXT:
+    return ti.nframes < g->depth || (ti.nframes == g->depth && ti.next.line != g->line && k != DRVM_EV_RETURN);
+  case G_TO_LINE: return ti.next.line == g->line && k != DRVM_EV_RETURN;
+  case G_UNTIL:
+    return location_matches(&g->where, &ti.next) &&
+           (g->access == 0 || (g->access == 1) == (k == DRVM_EV_READ || k == DRVM_EV_VREAD));
+  case G_RETURN: return ti.nframes < g->depth;
+  default: return true;
+  }
 }
 
 /* ------------------------------------------------------------ driving */

@@ -83,7 +83,8 @@ void repl_show_position(Repl *r) {
   }
   int n = drvm_thread_count(v->vm), live = 0, shown = 0;
   DrBuf can = {0};
-  for (int i = 0; i < v->d.nchoices; i++) dr_buf_printf(&can, "%sT%d", i ? ", " : "", v->d.choices[i].thread);
+  for (int i = 0; i < v->d.nchoices && i < 12; i++) dr_buf_printf(&can, "%sT%d", i ? ", " : "", v->d.choices[i].thread);
+  if (v->d.nchoices > 12) dr_buf_printf(&can, ", ... (%d more)", v->d.nchoices - 12);
   for (int t = 0; t < n; t++) {
     DrvmThreadInfo ti;
     live += drvm_thread_info(v->vm, t, &ti) && ti.state != DRVM_TS_ENDED;
