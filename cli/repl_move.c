@@ -143,8 +143,12 @@ static bool at_breakpoint(Repl *r, DrBuf *why) {
                                     : b->kind == BP_WATCH && location_matches(b, e);
       if (!hit) continue;
       char text[300];
+      if (e->kind == DRVM_EV_STEP)
+        snprintf(text, sizeof text, "execute %s:%d (%s.%s)", e->file, e->line, e->method_class, e->method);
+      else
+        drvm_event_text(e, text, sizeof text);
       dr_buf_printf(why, "%s %d: T%d is about to %s", b->kind == BP_LINE ? "breakpoint" : "watch", b->id,
-                    d->choices[c].thread, drvm_event_text(e, text, sizeof text));
+                    d->choices[c].thread, text);
       return true;
     }
   }
@@ -226,12 +230,51 @@ static bool stops(Repl *r, Goal *g) {
 
 /* ------------------------------------------------------------ driving */
 
-/* Runs the move: decides, runs to the next decision, until it stops. */
+static DrvmLocation location_of(const ReplBp *b, int access) {
+  DrvmLocation l = {b->cls, b->field, b->object, b->index, access};
+  return l;
+}
+
+/* The move as a goal the run pursues by itself (include/drvm.h): it
+ * stops only where the move may end.  *lines and *watches: the
+ * breakpoints' arrays, freed by the caller. */
+static void make_goal(Repl *r, const Goal *g, DrvmGoal *out, int **lines, DrvmLocation **watches) {
+  static const DrvmUntil until[] = {[G_STEP] = DRVM_UNTIL_EVENT, [G_NEXT] = DRVM_UNTIL_NEW_LINE,
+                                    [G_TO_LINE] = DRVM_UNTIL_LINE, [G_UNTIL] = DRVM_UNTIL_ACCESS,
+                                    [G_RETURN] = DRVM_UNTIL_RETURN, [G_CONTINUE] = DRVM_UNTIL_NONE,
+                                    [G_FINISH] = DRVM_UNTIL_NONE};
+  memset(out, 0, sizeof *out);
+  bool thread_moves = g->kind != G_CONTINUE && g->kind != G_FINISH;
+  out->thread = thread_moves ? g->thread : -1;
+  out->until = until[g->kind];
+  out->line = g->line;
+  out->depth = g->depth;
+  out->where = location_of(&g->where, g->access);
+  *lines = dr_xcalloc((size_t)r->nbps + 1, sizeof **lines);
+  *watches = dr_xcalloc((size_t)r->nbps + 1, sizeof **watches);
+  for (int i = 0; g->kind != G_FINISH && i < r->nbps; i++) {
+    if (r->bps[i].kind == BP_LINE) (*lines)[out->nlines++] = r->bps[i].line;
+    if (r->bps[i].kind == BP_WATCH) (*watches)[out->nwatches++] = location_of(&r->bps[i], 0);
+  }
+  out->lines = *lines;
+  out->watches = *watches;
+}
+
+/* Runs the move: decides, runs to the next decision, until it stops.
+ * The run pursues the move as a goal and stops only where it may end;
+ * a deadlock watch, or --every-decision, looks at every decision here. */
 static void drive(Repl *r, Goal *g) {
   ReplVM *v = r->cur;
-  bool each = g->kind != G_CONTINUE || r->nbps > 0;
-  if (g->kind == G_FINISH) each = false;
+  bool by_goal = !r->every && !has_bp(r, BP_DEADLOCK);
+  bool each = !by_goal && (g->kind != G_CONTINUE || r->nbps > 0);
   drvm_set_stepping(v->vm, DRVM_POINT_ACCESS | DRVM_POINT_CALL, each || r->every);
+  DrvmGoal goal;
+  int *lines = NULL;
+  DrvmLocation *watches = NULL;
+  if (by_goal) {
+    make_goal(r, g, &goal, &lines, &watches);
+    drvm_set_goal(v->vm, &goal);
+  }
   g->races0 = v->nraces;
   g->uncaught0 = drvm_uncaught_count(v->vm);
   v->uncaught_seen = g->uncaught0;
@@ -245,6 +288,9 @@ static void drive(Repl *r, Goal *g) {
     repl_vm_settle(v, drvm_run_until_decision(v->vm, &v->d));
   } while (!stops(r, g));
   v->stop_on_news = false;
+  if (v->at_decision) drvm_set_goal(v->vm, NULL);
+  free(lines);
+  free(watches);
   drvm_set_stepping(v->vm, DRVM_POINT_ACCESS | DRVM_POINT_CALL, r->every);
 }
 

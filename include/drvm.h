@@ -376,6 +376,47 @@ void drvm_interrupt(DrVM *vm);
  * drvm_set_scheduler) suggests from here on; it suggests this decision
  * anew.  A prefix replay still running ends here. */
 bool drvm_switch_scheduler(DrVM *vm, const char *name, const char *options);
+/* A person's goal, pursued without stopping at each decision on the way
+ * (a debugger's step, next, run to, continue): the run picks `thread`
+ * whenever it can run (-1: the scheduler decides) and stops at the first
+ * decision where `until` holds, where the goal's thread cannot run, or
+ * where a thread that can run is about to execute one of `lines` or
+ * access one of `watches`. */
+typedef enum {
+  DRVM_UNTIL_NONE,          /* only breakpoints, watches, drvm_interrupt, the end */
+  DRVM_UNTIL_EVENT,         /* the thread's next event (not a return or a preemption) */
+  DRVM_UNTIL_NEW_LINE,      /* another line than `line` at `depth` frames, or a shallower frame */
+  DRVM_UNTIL_LINE,          /* about to execute `line` */
+  DRVM_UNTIL_RETURN,        /* fewer than `depth` frames */
+  DRVM_UNTIL_ACCESS,        /* about to access `where` */
+} DrvmUntil;
+
+/* A location: a field of every object of cls (object 0) or of one
+ * ("Account", 1, "balance"), a static, or array elements (field NULL,
+ * index -1: any).  access: 0 any, 1 reads, 2 writes. */
+typedef struct {
+  const char *cls, *field;
+  uint32_t object;
+  int32_t index;
+  int access;
+} DrvmLocation;
+
+typedef struct {
+  int thread;
+  DrvmUntil until;
+  int line, depth;
+  DrvmLocation where;
+  const int *lines;         /* breakpoints */
+  int nlines;
+  const DrvmLocation *watches;
+  int nwatches;
+} DrvmGoal;
+
+/* At a decision of a stepping run (drvm_set_stepping before drvm_start):
+ * the goal of the next drvm_run_until_decision, which then stops only
+ * where the goal says (or drvm_interrupt, or the end); NULL: none (the
+ * goal is copied).  Decide the first move with drvm_decide as usual. */
+bool drvm_set_goal(DrVM *vm, const DrvmGoal *goal);
 /* Runs to the end with the scheduler deciding. */
 bool drvm_run_to_end(DrVM *vm);
 /* After the end: finishes the detector (its summary), the scheduler and

@@ -62,6 +62,8 @@ typedef struct DrApi {
   uint64_t replay_seed;
   bool spurious;
   unsigned step_points;
+  bool stepping;              /* drvm_set_stepping was called before the start */
+  DrScheduler *goal;          /* a stepping run's goal scheduler (in the chain) */
   /* a host scheduler */
   DrvmHostScheduler host;
   void *host_user;

@@ -122,6 +122,7 @@ bool drvm_set_stepping(DrVM *vm, unsigned points, bool every_decision) {
     return dr_api_fail(vm, "drvm_set_stepping: the points are set before drvm_start");
   vm->api->step_points = points & (DRVM_POINT_ACCESS | DRVM_POINT_CALL);
   vm->step_every = every_decision;
+  if (vm->api->state < DR_API_STARTED) vm->api->stepping = true;
   return true;
 }
 
@@ -139,6 +140,7 @@ static bool wire_scheduler(DrVM *vm) {
     if (a->replay_prefix) dr_sched_replay_then(a->replay, a->core);
     s = a->replay;
   }
+  if (a->stepping && (!a->replay || a->replay_prefix)) s = a->goal = dr_sched_goal(s);
   a->top = s;
   unsigned points = s->points | a->step_points;
   uint64_t seed = a->replay ? a->replay_seed : a->run_seed;
@@ -256,6 +258,15 @@ int drvm_run_to_decision(DrVM *vm, uint64_t number, DrvmDecision *d) {
 
 uint64_t drvm_decision_count(const DrVM *vm) { return vm->sched_decisions; }
 
+bool drvm_set_goal(DrVM *vm, const DrvmGoal *goal) {
+  if (!dr_api_check(vm, "drvm_set_goal", DR_API_DECISION, DR_API_DECIDED)) return false;
+  DrApi *a = vm->api;
+  if (!a->goal) return dr_api_fail(vm, "drvm_set_goal: call drvm_set_stepping before drvm_start");
+  dr_sched_goal_set(a->goal, goal);
+  vm->step_goal = goal != NULL;
+  return true;
+}
+
 void drvm_interrupt(DrVM *vm) { vm->step_interrupt = 1; }
 
 /* The chosen scheduler's place in the chain (after a prefix replay, or
@@ -265,6 +276,8 @@ static void replace_core(DrVM *vm, DrScheduler *s) {
   if (a->replay) {
     dr_sched_replay_cut(a->replay);
     dr_sched_replay_then(a->replay, s);
+  } else if (a->goal) {
+    dr_sched_goal_set_inner(a->goal, s);
   } else if (a->recorder) {
     dr_sched_record_set_inner(a->recorder, s);
   } else {

@@ -64,6 +64,11 @@ int dr_sched_record_log(DrScheduler *rec, const DrSchedAnswer **out);
 DrScheduler *dr_sched_prefix(const DrSchedAnswer *answers, int n, unsigned points, DrScheduler *then);
 /* Makes a replay (dr_sched_replay) a prefix replay continued by then. */
 void dr_sched_replay_then(DrScheduler *replay, DrScheduler *then);
+/* A person's goal (scheduler/sched_goal.c): wraps inner; set or clear
+ * the goal (NULL) at a decision. */
+DrScheduler *dr_sched_goal(DrScheduler *inner);
+void dr_sched_goal_set(DrScheduler *goal, const DrvmGoal *g);
+void dr_sched_goal_set_inner(DrScheduler *goal, DrScheduler *inner);
 /* Ends a replay here: the rest of its recording is dropped. */
 void dr_sched_replay_cut(DrScheduler *replay);
 

@@ -265,6 +265,7 @@ static bool step_here(DrVM *vm) {
     return true;
   }
   if (vm->step_target != UINT64_MAX) return vm->sched_decisions - 1 >= vm->step_target;
+  if (vm->step_goal) return false;
   if (vm->step_every) return true;
   DrThread *const *en;
   return dr_sched_enabled(vm, &en) > 1;

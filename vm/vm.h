@@ -149,6 +149,7 @@ typedef struct DrVM {
   bool step_mode;          /* stop at decisions */
   bool step_every;         /* single-choice ones too */
   uint64_t step_target;    /* stop only at this decision (UINT64_MAX: none) */
+  bool step_goal;          /* a goal scheduler decides where to stop (step_interrupt) */
   volatile sig_atomic_t step_interrupt; /* a host asked (maybe from a signal
                               handler) to stop at the next scheduling point */
   bool suspended;          /* the interpreter returned at a decision */

@@ -1,0 +1,196 @@
+/* A person's goal as a scheduler: the decision half of `drvm repl`.
+ *
+ * A person at a REPL says what they want -- "T1, to your next event",
+ * "T1, to line 14", "T2 until it writes Account#1.balance", "let the
+ * scheduler go on until a breakpoint" -- and the run should go there
+ * without returning to them at each of the thousands of decisions on the
+ * way.  This scheduler sits in the chain below the recorder (so every
+ * pick is recorded and replays) and above the chosen scheduler: while a
+ * goal is set it picks the goal's thread whenever it can run (else the
+ * chosen scheduler decides), and at the first decision where the goal is
+ * reached, or where a thread is about to execute a breakpoint's line or
+ * access a watched location, it asks the stepping run to stop there
+ * (vm->step_interrupt).  Without a goal it only passes the chosen
+ * scheduler's answers through. */
+#include <string.h>
+
+#include "sched.h"
+
+typedef struct {
+  DrScheduler base;
+  DrScheduler *inner;
+  bool active;
+  DrvmGoal g;
+  int *lines;              /* copies of the goal's arrays */
+  DrvmLocation *watches;
+  char **strings;          /* the locations' names, owned */
+  int nstrings, strings_cap;
+} Goal;
+
+/* The pending event of t as a host sees it (file, line, names). */
+static void pending(DrVM *vm, DrThread *t, DrEvent *ev, int *line) {
+  dr_sched_pending(vm, t, ev);
+  *line = ev->method ? dr_method_line(ev->method, ev->pc) : -1;
+}
+
+static bool is_access(DrEventKind k) {
+  return k == DR_EV_READ || k == DR_EV_WRITE || k == DR_EV_VREAD || k == DR_EV_VWRITE;
+}
+
+static bool location_is(const DrvmLocation *w, const DrEvent *ev) {
+  if (!is_access(ev->kind) || !ev->cls || !w->cls) return false;
+  char buf[256];
+  const DrClass *c = ev->cls;
+  if (strcmp(c->name, w->cls) != 0 && strcmp(dr_class_display_name(c, buf, sizeof buf), w->cls) != 0) return false;
+  if (w->object && (!ev->obj || ev->obj->serial != w->object)) return false;
+  bool reads = ev->kind == DR_EV_READ || ev->kind == DR_EV_VREAD;
+  if (w->access && (w->access == 1) != reads) return false;
+  if (c->flags & DR_CLS_ARRAY) return !w->field && (w->index < 0 || ev->field == w->index);
+  const char *name = ev->is_static ? (ev->field < c->nstatics ? c->static_names[ev->field] : NULL)
+                                   : (ev->field < c->nfields ? c->field_names[ev->field] : NULL);
+  return w->field && name && !strcmp(name, w->field);
+}
+
+/* Some thread that can run is about to execute a breakpoint's line or
+ * access a watched location. */
+static bool at_breakpoint(Goal *g, DrVM *vm) {
+  if (!g->g.nlines && !g->g.nwatches) return false;
+  DrThread *const *en;
+  int n = dr_sched_enabled(vm, &en);
+  for (int i = 0; i < n; i++) {
+    DrEvent ev;
+    int line;
+    pending(vm, en[i], &ev, &line);
+    for (int k = 0; k < g->g.nlines; k++)
+      if (line == g->lines[k] && ev.kind != DR_EV_RETURN) return true;
+    for (int k = 0; k < g->g.nwatches; k++)
+      if (location_is(&g->watches[k], &ev)) return true;
+  }
+  return false;
+}
+
+/* Whether the goal's thread t, able to run, has reached the goal. */
+static bool reached(Goal *g, DrVM *vm, DrThread *t, DrPickReason reason) {
+  DrEvent ev;
+  int line;
+  pending(vm, t, &ev, &line);
+  bool plain = ev.kind != DR_EV_RETURN && ev.kind != DR_EV_STEP;
+  switch (g->g.until) {
+  case DRVM_UNTIL_EVENT: return reason != DR_PICK_PREEMPT && plain;
+  case DRVM_UNTIL_NEW_LINE:
+    return t->nframes < g->g.depth || (t->nframes == g->g.depth && line != g->g.line && ev.kind != DR_EV_RETURN);
+  case DRVM_UNTIL_LINE: return line == g->g.line && ev.kind != DR_EV_RETURN;
+  case DRVM_UNTIL_ACCESS: return location_is(&g->g.where, &ev);
+  case DRVM_UNTIL_RETURN: return t->nframes < g->g.depth;
+  default: return false;
+  }
+}
+
+static DrThread *goal_pick(DrScheduler *s, DrVM *vm, DrThread *cur, DrPickReason reason) {
+  Goal *g = (Goal *)s;
+  if (!g->active) return g->inner->pick(g->inner, vm, cur, reason);
+  DrThread *t = g->g.thread >= 0 && g->g.thread < vm->nall_threads ? vm->all_threads[g->g.thread] : NULL;
+  /* the chosen scheduler is asked as at a person's decision, and told
+   * when it is overridden (a replayed prefix then ends) */
+  DrThread *suggested = g->inner->pick(g->inner, vm, cur, reason);
+  bool stop = false;
+  if (t && !dr_sched_is_enabled(vm, t)) {
+    stop = true; /* it cannot go on: the person decides what next */
+    t = suggested;
+  } else if (t) {
+    stop = reached(g, vm, t, reason);
+    if (t != suggested && g->inner->overridden) g->inner->overridden(g->inner, vm, t);
+  } else {
+    t = suggested;
+  }
+  if (stop || at_breakpoint(g, vm)) vm->step_interrupt = 1;
+  return t;
+}
+
+static void goal_overridden(DrScheduler *s, DrVM *vm, DrThread *chosen) {
+  Goal *g = (Goal *)s;
+  if (g->inner->overridden) g->inner->overridden(g->inner, vm, chosen);
+}
+
+static int goal_pick_waiter(DrScheduler *s, DrVM *vm, DrObj *lock, DrThread *const *waiters, int n) {
+  Goal *g = (Goal *)s;
+  return g->inner->pick_waiter ? g->inner->pick_waiter(g->inner, vm, lock, waiters, n) : 0;
+}
+
+static uint64_t goal_quantum(DrScheduler *s, DrVM *vm, DrThread *t) {
+  Goal *g = (Goal *)s;
+  return g->inner->quantum ? g->inner->quantum(g->inner, vm, t) : 0;
+}
+
+static int goal_spurious(DrScheduler *s, DrVM *vm, DrThread *const *waiting, int n) {
+  Goal *g = (Goal *)s;
+  return g->inner->spurious ? g->inner->spurious(g->inner, vm, waiting, n) : -1;
+}
+
+static void drop_goal(Goal *g) {
+  for (int i = 0; i < g->nstrings; i++) free(g->strings[i]);
+  free(g->strings);
+  free(g->lines);
+  free(g->watches);
+  g->strings = NULL;
+  g->nstrings = g->strings_cap = 0;
+  g->lines = NULL;
+  g->watches = NULL;
+  g->active = false;
+}
+
+static void goal_destroy(DrScheduler *s) {
+  Goal *g = (Goal *)s;
+  drop_goal(g);
+  g->inner->destroy(g->inner);
+  free(g);
+}
+
+DrScheduler *dr_sched_goal(DrScheduler *inner) {
+  Goal *g = dr_xcalloc(1, sizeof *g);
+  g->base.name = inner->name;
+  g->base.points = inner->points;
+  g->base.pick = goal_pick;
+  g->base.overridden = goal_overridden;
+  g->base.pick_waiter = goal_pick_waiter;
+  g->base.quantum = goal_quantum;
+  g->base.spurious = goal_spurious;
+  g->base.destroy = goal_destroy;
+  g->inner = inner;
+  return &g->base;
+}
+
+void dr_sched_goal_set_inner(DrScheduler *s, DrScheduler *inner) {
+  Goal *g = (Goal *)s;
+  g->inner = inner;
+  g->base.name = inner->name;
+}
+
+static const char *own(Goal *g, const char *str) {
+  if (!str) return NULL;
+  DR_PUSH(g->strings, g->nstrings, g->strings_cap, dr_strdup(str));
+  return g->strings[g->nstrings - 1];
+}
+
+static void own_location(Goal *g, DrvmLocation *w) {
+  w->cls = own(g, w->cls);
+  w->field = own(g, w->field);
+}
+
+void dr_sched_goal_set(DrScheduler *s, const DrvmGoal *goal) {
+  Goal *g = (Goal *)s;
+  drop_goal(g);
+  if (!goal) return;
+  g->g = *goal;
+  g->active = true;
+  own_location(g, &g->g.where);
+  if (goal->nlines > 0) {
+    g->lines = dr_xmalloc(sizeof *g->lines * (size_t)goal->nlines);
+    memcpy(g->lines, goal->lines, sizeof *g->lines * (size_t)goal->nlines);
+  }
+  if (goal->nwatches > 0) {
+    g->watches = dr_xmalloc(sizeof *g->watches * (size_t)goal->nwatches);
+    memcpy(g->watches, goal->watches, sizeof *g->watches * (size_t)goal->nwatches);
+    for (int i = 0; i < goal->nwatches; i++) own_location(g, &g->watches[i]);
+  }
+}
