@@ -165,6 +165,46 @@ static void questions(Check *t) {
   sinks_free(&s2);
 }
 
+/* Goals: the run goes on by itself and stops where the goal says. */
+static void goals(Check *t) {
+  Sinks s = {0};
+  DrVM *vm = stepping_vm(&s, NULL);
+  DrvmDecision d;
+  CHECK(t, drvm_run_until_decision(vm, &d) == 1);
+  DrvmGoal g;
+  memset(&g, 0, sizeof g);
+  g.thread = 0;
+  g.until = DRVM_UNTIL_ACCESS;
+  g.where = (DrvmLocation){"Racy", "c", 0, -1, 2};
+  CHECK(t, drvm_set_goal(vm, &g) && drvm_decide(vm, 0) && drvm_run_until_decision(vm, &d) == 1);
+  DrvmThreadInfo ti;
+  CHECK(t, drvm_thread_info(vm, 0, &ti) && ti.next.kind == DRVM_EV_WRITE && !strcmp(ti.next.field, "c"));
+  CHECK(t, d.suggested == 0);
+  /* a breakpoint on the println line, the scheduler deciding */
+  int line = 11;
+  memset(&g, 0, sizeof g);
+  g.thread = -1;
+  g.lines = &line;
+  g.nlines = 1;
+  CHECK(t, drvm_set_goal(vm, &g) && drvm_decide(vm, DRVM_SUGGESTED) && drvm_run_until_decision(vm, &d) == 1);
+  bool at11 = false;
+  for (int i = 0; i < d.nchoices; i++) at11 |= d.choices[i].next->line == 11;
+  CHECK(t, at11);
+  CHECK_STR(t, out_text(&s.out), ""); /* before the println */
+  CHECK(t, drvm_set_goal(vm, NULL) && drvm_run_to_end(vm));
+  CHECK_HAS(t, out_text(&s.out), "c=");
+  drvm_free(vm);
+  sinks_free(&s);
+  /* without drvm_set_stepping there is no goal scheduler */
+  Sinks s2 = {0};
+  DrVM *plain = vm_with(SRC, &s2, 1, 0);
+  CHECK(t, plain && drvm_start(plain, 0, NULL) && drvm_run_until_decision(plain, &d) == 1);
+  CHECK(t, !drvm_set_goal(plain, &g));
+  CHECK_HAS(t, drvm_error(plain), "drvm_set_stepping");
+  drvm_free(plain);
+  sinks_free(&s2);
+}
+
 int main(void) {
   Check t = {0};
   char dir[] = "/tmp/drvm_api_backXXXXXX";
@@ -172,6 +212,7 @@ int main(void) {
   back_by_replay(&t, dir);
   switch_then_replay(&t, dir);
   questions(&t);
+  goals(&t);
   rmdir(dir);
   return CHECK_DONE(&t);
 }
