@@ -150,10 +150,12 @@ static void dispatch(Repl *r, char **argv, int argc) {
     repl_err(r, "internal: command %s has no handler", name);
 }
 
+/* The prompt; readline counts its width without the colour escapes,
+ * which \001 and \002 enclose. */
 static void prompt_of(Repl *r, char *buf, size_t size) {
-  if (r->cur->ended) snprintf(buf, size, "%s(drvm end)%s ", repl_c(r, REPL_BOLD), repl_c(r, REPL_OFF));
-  else snprintf(buf, size, "%s(drvm #%llu)%s ", repl_c(r, REPL_BOLD), (unsigned long long)r->cur->pos,
-                repl_c(r, REPL_OFF));
+  const char *on = r->color ? "\001" REPL_BOLD "\002" : "", *off = r->color ? "\001" REPL_OFF "\002" : "";
+  if (r->cur->ended) snprintf(buf, size, "%s(drvm end)%s ", on, off);
+  else snprintf(buf, size, "%s(drvm #%llu)%s ", on, (unsigned long long)r->cur->pos, off);
 }
 
 static void loop(Repl *r) {
@@ -219,6 +221,9 @@ static bool first_run(Repl *r) {
   }
   r->cur = repl_vm_start(r, rec, UINT64_MAX);
   if (!r->cur) return false;
+  /* the first run's output and races so far are news */
+  r->cur->out_shown = r->cur->err_shown = 0;
+  r->cur->races_told = 0;
   ReplMove m = {dr_strdup("start"), r->cur->pos};
   DR_PUSH(r->moves, r->nmoves, r->moves_cap, m);
   return true;
@@ -234,7 +239,6 @@ static void free_session(Repl *r) {
   free(r->bps);
   free(r->text);
   free(r->sched);
-  if (r->tmpdir[0]) rmdir(r->tmpdir);
   if (r->script) fclose(r->script);
   dr_ro_free(&r->o);
 }
@@ -261,13 +265,6 @@ int dr_cmd_repl(int argc, char **argv) {
   r.every = dr_ro_given(&r.o, DR_RO_EVERY);
   r.interrupted = &interrupted;
   setup_terminal(&r);
-  snprintf(r.tmpdir, sizeof r.tmpdir, "/tmp/drvm-repl-XXXXXX");
-  if (!mkdtemp(r.tmpdir)) {
-    fprintf(stderr, "drvm: cannot make a temporary directory: %s\n", strerror(errno));
-    r.tmpdir[0] = 0;
-    free_session(&r);
-    return DRVM_EXIT_USAGE;
-  }
   const char *script = dr_ro_get(&r.o, DR_RO_SCRIPT);
   if (script && !(r.script = fopen(script, "r"))) {
     fprintf(stderr, "drvm: cannot read %s: %s\n", script, strerror(errno));

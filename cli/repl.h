@@ -11,7 +11,9 @@
  *                terminal, plain lines from a script
  * Going back is a replay: every run is decided by its seed and its
  * decisions, so a prefix of the recording leads a fresh VM to exactly the
- * same state (drvm_save_decisions_upto, drvm_replay, drvm_run_to_decision). */
+ * same state (drvm_replay_decisions, drvm_run_to_decision); copies of
+ * the run at the last positions, made in the background (repl_stage.c),
+ * make going back a swap. */
 #ifndef DR_CLI_REPL_H
 #define DR_CLI_REPL_H
 
@@ -44,6 +46,8 @@ typedef struct {
   int uncaught_seen;
   bool ended;               /* the run is over (finished: res is valid) */
   DrvmResult res;
+  char **clocks;            /* at the end: each thread's vector clock (the detector is gone) */
+  int nclocks;
   uint64_t pos;             /* the decision it stands at (at the end: decisions taken) */
 } ReplVM;
 
@@ -73,7 +77,6 @@ typedef struct Repl {
   char *text;               /* the program's source */
   size_t len;
   uint64_t seed;
-  char tmpdir[64];          /* recordings for going back */
   ReplVM *cur;              /* the run the person is at */
   struct ReplStager *stager;/* copies of the run at the last positions (repl_stage.c) */
   ReplVM *redo;             /* the run `back` left, for goto forward */
@@ -98,9 +101,16 @@ typedef struct Repl {
  * decision `to` (UINT64_MAX: the first decision with a choice), NULL
  * after saying why. */
 ReplVM *repl_vm_start(Repl *r, const char *prefix, uint64_t to);
-/* The same without printing (a background thread's): NULL with a
- * message in err; compile errors printed only when diags. */
-ReplVM *repl_vm_make(const Repl *r, const char *prefix, uint64_t to, bool diags, char *err, size_t errsize);
+/* The same without printing, in two halves (the second may run on a
+ * background thread): a started run along the recording rec or the
+ * first n decisions of src (each may be NULL), and running it to
+ * decision `to`.  NULL or false with a message in err; compile errors
+ * printed only when diags. */
+ReplVM *repl_vm_prepare(const Repl *r, const char *rec, ReplVM *src, uint64_t n, bool diags, char *err,
+                        size_t errsize);
+bool repl_vm_go(ReplVM *v, uint64_t to, char *err, size_t errsize);
+ReplVM *repl_vm_make(const Repl *r, const char *rec, ReplVM *src, uint64_t to, bool diags, char *err,
+                     size_t errsize);
 void repl_vm_free(ReplVM *v);
 /* A new run of src's decisions up to decision `to`, standing there. */
 ReplVM *repl_vm_at(Repl *r, ReplVM *src, uint64_t to);

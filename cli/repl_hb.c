@@ -291,6 +291,20 @@ static bool common_lock(const char *a, const char *b) {
   return false;
 }
 
+/* " a  b " as "a, b" (or "no lock"). */
+static char *lock_list(const DrBuf *set) {
+  DrBuf out = {0};
+  const char *p = set->data ? set->data : "";
+  while (*p) {
+    while (*p == ' ') p++;
+    size_t n = strcspn(p, " ");
+    if (n) dr_buf_printf(&out, "%s%.*s", out.len ? ", " : "", (int)n, p);
+    p += n;
+  }
+  if (!out.len) dr_buf_append_str(&out, "no lock");
+  return out.data;
+}
+
 static bool same_location(const DrvmEvent *x, const DrvmEvent *y) {
   return x->cls == y->cls && x->object == y->object && x->field == y->field && x->index == y->index;
 }
@@ -315,14 +329,15 @@ static void verdict(Repl *r, Graph *g, int a, const DrvmEvent *eb, int b, bool o
   held_at(g, a, &la);
   if (b == g->n) held_now(r, eb->thread, &lb);
   else held_at(g, b, &lb);
+  char *sa = lock_list(&la), *sb = lock_list(&lb);
   if (la.len && lb.len && common_lock(la.data, lb.data))
-    repl_say(r, "Both hold a common lock (T%d:%s; T%d:%s): in every order of their critical sections they stay "
-                "ordered. Not a race.", ea->thread, la.data, eb->thread, lb.data);
+    repl_say(r, "Both hold a common lock (T%d holds %s; T%d holds %s): in every order of their critical sections "
+                "they stay ordered. Not a race.", ea->thread, sa, eb->thread, sb);
   else
-    repl_say(r, "But they hold no common lock (T%d holds%s; T%d holds%s): only the order in which the threads took "
+    repl_say(r, "But they hold no common lock (T%d holds %s; T%d holds %s): only the order in which the threads took "
                 "the lock orders them. Had T%d taken it first, they would race: a race this schedule hides "
-                "(drvm run --sched drfinder looks for these).", ea->thread, la.len ? la.data : " none", eb->thread,
-             lb.len ? lb.data : " none", eb->thread);
+                "(drvm run --sched drfinder looks for these).", ea->thread, sa, eb->thread, sb, eb->thread);
+  free(sa), free(sb);
   free(la.data), free(lb.data);
 }
 

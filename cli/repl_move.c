@@ -33,8 +33,8 @@ static bool parse_location(Repl *r, const char *s, ReplBp *out) {
   out->index = -1;
   char buf[256];
   snprintf(buf, sizeof buf, "%s", s);
-  char *br = strchr(buf, '[');
   char *hash = strchr(buf, '#');
+  char *br = strchr(hash ? hash : buf, '[');
   if (br && hash && br > hash) {
     char *end;
     long idx = strtol(br + 1, &end, 10);
@@ -101,6 +101,16 @@ static bool location_matches(const ReplBp *w, const DrvmEvent *e) {
   return w->index < 0 || e->index == w->index;
 }
 
+/* The line where a stop for line happens (itself, or the next with an
+ * event); 0 after saying why there is none. */
+static int stop_line(Repl *r, long line) {
+  int at = line > 0 && line < 1000000 ? drvm_line_event(r->cur->vm, (int)line) : 0;
+  if (at == 0) repl_err(r, "line %ld of %s has no code", line, r->o.prog);
+  else if (at < 0) repl_err(r, "line %ld of %s has no access, call, return or synchronization after it to stop before", line,
+                            r->o.prog);
+  return at > 0 ? at : 0;
+}
+
 /* ------------------------------------------------------------ stops */
 
 /* A cycle of threads each blocked on a lock the next one holds. */
@@ -132,25 +142,24 @@ static bool deadlock_cycle(Repl *r, DrBuf *why) {
   return false;
 }
 
-/* A breakpoint or watch some thread that can run is about to hit. */
-static bool at_breakpoint(Repl *r, DrBuf *why) {
+/* A breakpoint or watch the thread about to move (t) is about to hit. */
+static bool at_breakpoint(Repl *r, int t, DrBuf *why) {
   const DrvmDecision *d = &r->cur->d;
-  for (int i = 0; i < r->nbps; i++) {
+  const DrvmEvent *e = NULL;
+  for (int c = 0; c < d->nchoices; c++)
+    if (d->choices[c].thread == t) e = d->choices[c].next;
+  for (int i = 0; e && i < r->nbps; i++) {
     const ReplBp *b = &r->bps[i];
-    for (int c = 0; c < d->nchoices; c++) {
-      const DrvmEvent *e = d->choices[c].next;
-      bool hit = b->kind == BP_LINE ? e->line == b->line && e->kind != DRVM_EV_RETURN
-                                    : b->kind == BP_WATCH && location_matches(b, e);
-      if (!hit) continue;
-      char text[300];
-      if (e->kind == DRVM_EV_STEP)
-        snprintf(text, sizeof text, "execute %s:%d (%s.%s)", e->file, e->line, e->method_class, e->method);
-      else
-        drvm_event_text(e, text, sizeof text);
-      dr_buf_printf(why, "%s %d: T%d is about to %s", b->kind == BP_LINE ? "breakpoint" : "watch", b->id,
-                    d->choices[c].thread, text);
-      return true;
-    }
+    bool hit = b->kind == BP_LINE ? e->line == b->line
+                                  : b->kind == BP_WATCH && location_matches(b, e);
+    if (!hit) continue;
+    char text[300];
+    if (e->kind == DRVM_EV_STEP)
+      snprintf(text, sizeof text, "execute %s:%d (%s.%s)", e->file, e->line, e->method_class, e->method);
+    else
+      drvm_event_text(e, text, sizeof text);
+    dr_buf_printf(why, "%s %d: T%d is about to %s", b->kind == BP_LINE ? "breakpoint" : "watch", b->id, t, text);
+    return true;
   }
   return false;
 }
@@ -206,7 +215,8 @@ static bool stops(Repl *r, Goal *g) {
     return true;
   }
   if (breaks && has_bp(r, BP_DEADLOCK) && deadlock_cycle(r, &g->why)) return true;
-  if (breaks && at_breakpoint(r, &g->why)) return true;
+  bool thread_moves = g->kind != G_CONTINUE && g->kind != G_FINISH;
+  if (breaks && at_breakpoint(r, thread_moves ? g->thread : v->d.suggested, &g->why)) return true;
   if (g->kind == G_CONTINUE || g->kind == G_FINISH) return false;
   DrvmThreadInfo ti;
   if (!drvm_thread_info(v->vm, g->thread, &ti)) return true;
@@ -218,8 +228,8 @@ static bool stops(Repl *r, Goal *g) {
   switch (g->kind) {
   case G_STEP: return v->d.reason != DRVM_DECIDE_PREEMPT && k != DRVM_EV_RETURN && k != DRVM_EV_STEP;
   case G_NEXT:
-    return ti.nframes < g->depth || (ti.nframes == g->depth && ti.next.line != g->line && k != DRVM_EV_RETURN);
-  case G_TO_LINE: return ti.next.line == g->line && k != DRVM_EV_RETURN;
+    return ti.nframes < g->depth || (ti.nframes == g->depth && ti.next.line != g->line);
+  case G_TO_LINE: return ti.next.line == g->line;
   case G_UNTIL:
     return location_matches(&g->where, &ti.next) &&
            (g->access == 0 || (g->access == 1) == (k == DRVM_EV_READ || k == DRVM_EV_VREAD));
@@ -337,12 +347,11 @@ static bool parse_goal(Repl *r, const char *cmd, char **argv, int argc, Goal *g)
       repl_err(r, "'%s' is not a line number", argv[3]);
       return false;
     }
-    if (!drvm_line_has_code(r->cur->vm, (int)line)) {
-      repl_err(r, "line %ld of %s has no code", line, r->o.prog);
-      return false;
-    }
+    int at = stop_line(r, line);
+    if (!at) return false;
+    if (at != line) repl_say(r, "(line %ld has no event to stop before: running to line %d)", line, at);
     g->kind = G_TO_LINE;
-    g->line = (int)line;
+    g->line = at;
     return true;
   }
   if (argc >= 4 && !strcmp(argv[2], "until")) {
@@ -539,14 +548,16 @@ static void cmd_break(Repl *r, char **argv, int argc) {
     repl_err(r, "'%s' is not a line: break LINE, break file:LINE, break race or break deadlock", argv[1]);
     return;
   }
-  if (!drvm_line_has_code(r->cur->vm, (int)line)) {
-    repl_err(r, "line %ld of %s has no code", line, r->o.prog);
-    return;
-  }
+  int at = stop_line(r, line);
+  if (!at) return;
   b.kind = BP_LINE;
-  b.line = (int)line;
+  b.line = at;
   add_bp(r, &b);
-  repl_say(r, "breakpoint %d at %s:%ld", b.id, r->o.prog, line);
+  if (at != line)
+    repl_say(r, "breakpoint %d at %s:%d (line %ld has no access, call, return or synchronization to stop before)", b.id,
+             r->o.prog, at, line);
+  else
+    repl_say(r, "breakpoint %d at %s:%ld", b.id, r->o.prog, line);
 }
 
 static void cmd_watch(Repl *r, char **argv, int argc) {
@@ -592,7 +603,7 @@ static void cmd_breaks(Repl *r) {
 static void cmd_delete(Repl *r, char **argv, int argc) {
   if (argc == 1) {
     for (int i = 0; i < r->nbps; i++) free(r->bps[i].cls), free(r->bps[i].field);
-    repl_say(r, "deleted %d breakpoint%s and watches", r->nbps, r->nbps == 1 ? "" : "s");
+    repl_say(r, "deleted every breakpoint and watch (%d)", r->nbps);
     r->nbps = 0;
     return;
   }

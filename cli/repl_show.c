@@ -142,10 +142,10 @@ void repl_show_news(Repl *r) {
   ReplVM *v = r->cur;
   if (v->out.len > v->out_shown) gutter(r, "|", v->out.data + v->out_shown, v->out.len - v->out_shown);
   v->out_shown = v->out.len;
-  show_err(r, v);
   for (; v->races_told < v->nraces; v->races_told++)
     repl_say(r, "%srace:%s %s (races shows the report)", repl_c(r, REPL_RED), repl_c(r, REPL_OFF),
              v->race_lines[v->races_told]);
+  show_err(r, v);
 }
 
 /* ------------------------------------------------------------ looking */
@@ -239,7 +239,13 @@ static void cmd_clock(Repl *r, char **argv, int argc) {
   int t = repl_thread_arg(r, argv[1]);
   char buf[1024];
   if (t < 0) return;
-  if (!drvm_detector_clock(r->cur->vm, t, buf, sizeof buf)) repl_err(r, "%s", drvm_error(r->cur->vm));
+  ReplVM *v = r->cur;
+  if (v->ended) { /* the detector is gone: its clocks as the run ended */
+    if (t < v->nclocks && v->clocks[t]) repl_say(r, "T%d: %s (as the run ended)", t, v->clocks[t]);
+    else repl_err(r, "the detector keeps no vector clocks (ft, djit and basicvc do)");
+    return;
+  }
+  if (!drvm_detector_clock(v->vm, t, buf, sizeof buf)) repl_err(r, "%s", drvm_error(v->vm));
   else repl_say(r, "T%d: %s", t, buf);
 }
 
@@ -396,7 +402,13 @@ static void cmd_history(Repl *r, char **argv, int argc) {
     dr_buf_printf(&line, "%-8llu", (unsigned long long)x->number);
     DrBuf text = {0};
     repl_event_short(&x->e, &text);
-    dr_buf_printf(&line, "%*s%-.*s", (col[x->e.thread] - 1) * w, "", w - 1, text.data);
+    /* too long for its column: the middle goes, the line number stays */
+    const char *lineno = strrchr(text.data, ':');
+    int keep = lineno && strrchr(text.data, ' ') < lineno ? (int)strlen(lineno) + 1 : 0;
+    if ((int)text.len > w - 1 && keep)
+      dr_buf_printf(&line, "%*s%.*s~%s", (col[x->e.thread] - 1) * w, "", w - 2 - keep, text.data, lineno - 1);
+    else
+      dr_buf_printf(&line, "%*s%-.*s", (col[x->e.thread] - 1) * w, "", w - 1, text.data);
     free(text.data);
     while (line.len && line.data[line.len - 1] == ' ') line.data[--line.len] = 0;
     repl_say(r, "%s", line.data);

@@ -11,38 +11,42 @@
 struct ReplStager {
   pthread_t thread;
   bool running;
-  const Repl *r;
-  char path[128];          /* the prefix the job replays */
   uint64_t pos;
-  ReplVM *result;          /* NULL: it failed (err says why) */
+  ReplVM *job;             /* the run the job moves to pos */
+  bool ok;
   char err[512];
   ReplVM *vms[REPL_STAGED];/* done: a run at pos[i] */
   uint64_t at[REPL_STAGED];
-  int n, jobs;
+  int n;
 };
 
 static void *stage_job(void *arg) {
   ReplStager *s = arg;
-  s->result = repl_vm_make(s->r, s->path, s->pos, false, s->err, sizeof s->err);
+  s->ok = repl_vm_go(s->job, s->pos, s->err, sizeof s->err);
   return NULL;
 }
 
-/* Waits for the job under way and keeps its run. */
-static void finish_job(ReplStager *s) {
+/* Waits for the job under way (cut short when abandon) and keeps its
+ * run if it got there. */
+static void finish_job(ReplStager *s, bool abandon) {
   if (!s->running) return;
+  if (abandon) drvm_interrupt(s->job->vm);
   pthread_join(s->thread, NULL);
   s->running = false;
-  remove(s->path);
-  if (!s->result) return; /* a copy is an optimization: going back replays instead */
+  ReplVM *done = s->job;
+  s->job = NULL;
+  if (!s->ok || !done->at_decision || done->pos != s->pos) { /* a copy is an optimization: back replays instead */
+    repl_vm_free(done);
+    return;
+  }
   if (s->n == REPL_STAGED) {
     repl_vm_free(s->vms[0]);
     memmove(&s->vms[0], &s->vms[1], sizeof s->vms[0] * (REPL_STAGED - 1));
     memmove(&s->at[0], &s->at[1], sizeof s->at[0] * (REPL_STAGED - 1));
     s->n--;
   }
-  s->vms[s->n] = s->result;
+  s->vms[s->n] = done;
   s->at[s->n++] = s->pos;
-  s->result = NULL;
 }
 
 void repl_stage(Repl *r) {
@@ -50,12 +54,14 @@ void repl_stage(Repl *r) {
   if (v->ended || v->pos < REPL_STAGE_MIN) return;
   if (!r->stager) r->stager = dr_xcalloc(1, sizeof *r->stager);
   ReplStager *s = r->stager;
-  finish_job(s);
+  if (s->running && s->pos == v->pos) return;
+  finish_job(s, true); /* a copy of where the person no longer is */
   for (int i = 0; i < s->n; i++)
     if (s->at[i] == v->pos) return;
-  snprintf(s->path, sizeof s->path, "%s/stage%d.rec", r->tmpdir, s->jobs++);
-  if (!drvm_save_decisions_upto(v->vm, s->path, v->pos)) return;
-  s->r = r;
+  /* the decisions are copied here, while v stands still; the job runs
+   * its own VM */
+  s->job = repl_vm_prepare(r, NULL, v, v->pos, false, s->err, sizeof s->err);
+  if (!s->job) return;
   s->pos = v->pos;
   /* Ctrl-C is the main thread's */
   sigset_t block, old;
@@ -64,13 +70,16 @@ void repl_stage(Repl *r) {
   pthread_sigmask(SIG_BLOCK, &block, &old);
   s->running = pthread_create(&s->thread, NULL, stage_job, s) == 0;
   pthread_sigmask(SIG_SETMASK, &old, NULL);
-  if (!s->running) remove(s->path);
+  if (!s->running) {
+    repl_vm_free(s->job);
+    s->job = NULL;
+  }
 }
 
 ReplVM *repl_stage_take(Repl *r, uint64_t pos) {
   ReplStager *s = r->stager;
   if (!s) return NULL;
-  finish_job(s);
+  if (s->running && s->pos == pos) finish_job(s, false);
   for (int i = 0; i < s->n; i++) {
     if (s->at[i] != pos) continue;
     ReplVM *v = s->vms[i];
@@ -87,7 +96,7 @@ ReplVM *repl_stage_take(Repl *r, uint64_t pos) {
 void repl_stage_forget_after(Repl *r, uint64_t pos) {
   ReplStager *s = r->stager;
   if (!s) return;
-  finish_job(s);
+  finish_job(s, s->pos > pos);
   for (int i = 0; i < s->n;) {
     if (s->at[i] <= pos) {
       i++;
@@ -101,13 +110,13 @@ void repl_stage_forget_after(Repl *r, uint64_t pos) {
 }
 
 void repl_stage_wait(Repl *r) {
-  if (r->stager) finish_job(r->stager);
+  if (r->stager) finish_job(r->stager, false);
 }
 
 void repl_stage_free(Repl *r) {
   ReplStager *s = r->stager;
   if (!s) return;
-  finish_job(s);
+  finish_job(s, true);
   for (int i = 0; i < s->n; i++) repl_vm_free(s->vms[i]);
   free(s);
   r->stager = NULL;

@@ -100,6 +100,8 @@ void repl_vm_free(ReplVM *v) {
   for (int i = 0; i < v->nraces; i++) free(v->races[i]), free(v->race_lines[i]);
   free(v->races);
   free(v->race_lines);
+  for (int i = 0; i < v->nclocks; i++) free(v->clocks[i]);
+  free(v->clocks);
   free(v);
 }
 
@@ -113,6 +115,12 @@ void repl_vm_settle(ReplVM *v, int rc) {
   if (!v->ended) {
     v->ended = true;
     v->pos = drvm_decision_count(v->vm);
+    v->nclocks = drvm_thread_count(v->vm);
+    v->clocks = dr_xcalloc((size_t)v->nclocks + 1, sizeof *v->clocks);
+    for (int t = 0; t < v->nclocks; t++) {
+      char buf[2048];
+      if (drvm_detector_clock(v->vm, t, buf, sizeof buf)) v->clocks[t] = dr_strdup(buf);
+    }
     drvm_finish(v->vm, &v->res);
   }
 }
@@ -136,49 +144,66 @@ int repl_vm_new_races(ReplVM *v) {
   return fresh;
 }
 
-ReplVM *repl_vm_make(const Repl *r, const char *prefix, uint64_t to, bool diags, char *err, size_t errsize) {
+ReplVM *repl_vm_prepare(const Repl *r, const char *rec, ReplVM *src, uint64_t n, bool diags, char *err,
+                        size_t errsize) {
   err[0] = 0;
   ReplVM *v = vm_new(r, diags, err, errsize);
   if (!v) return NULL;
   DrVM *vm = v->vm;
   uint64_t seed;
-  bool ok = (!prefix || drvm_replay(vm, prefix, true, &seed)) && set_scheduler(r, v) &&
-            set_detector(r, v, err, errsize) &&
+  bool ok = (!rec || drvm_replay(vm, rec, true, &seed)) && (!src || drvm_replay_decisions(vm, src->vm, n)) &&
+            set_scheduler(r, v) && set_detector(r, v, err, errsize) &&
             drvm_record(vm, dr_ro_given(&r->o, DR_RO_RECORD) ? dr_ro_get(&r->o, DR_RO_RECORD) : NULL) &&
             drvm_add_listener(vm, LOGGED, log_event, v) &&
             drvm_set_stepping(vm, DRVM_POINT_ACCESS | DRVM_POINT_CALL, r->every) &&
             drvm_start(vm, r->o.nargs, (const char *const *)r->o.args);
-  int rc = ok ? (to != UINT64_MAX ? drvm_run_to_decision(vm, to, &v->d) : drvm_run_until_decision(vm, &v->d)) : -1;
-  if (rc < 0) {
+  if (!ok) {
     if (!err[0]) snprintf(err, errsize, "%s", drvm_error(vm));
     repl_vm_free(v);
     return NULL;
+  }
+  return v;
+}
+
+bool repl_vm_go(ReplVM *v, uint64_t to, char *err, size_t errsize) {
+  int rc = to != UINT64_MAX ? drvm_run_to_decision(v->vm, to, &v->d) : drvm_run_until_decision(v->vm, &v->d);
+  if (rc < 0) {
+    snprintf(err, errsize, "%s", drvm_error(v->vm));
+    return false;
   }
   repl_vm_settle(v, rc);
   /* what was shown before is not news in the run that repeats it */
   v->out_shown = v->out.len;
   v->err_shown = v->err.len;
   v->races_told = v->nraces;
+  return true;
+}
+
+ReplVM *repl_vm_make(const Repl *r, const char *rec, ReplVM *src, uint64_t to, bool diags, char *err,
+                     size_t errsize) {
+  ReplVM *v = repl_vm_prepare(r, rec, src, to, diags, err, errsize);
+  if (v && !repl_vm_go(v, to, err, errsize)) {
+    repl_vm_free(v);
+    return NULL;
+  }
   return v;
 }
 
 ReplVM *repl_vm_start(Repl *r, const char *prefix, uint64_t to) {
   char err[1024];
-  ReplVM *v = repl_vm_make(r, prefix, to, true, err, sizeof err);
+  ReplVM *v = repl_vm_make(r, prefix, NULL, to, true, err, sizeof err);
   if (!v && err[0]) repl_err(r, "%s", err);
   return v;
 }
 
 ReplVM *repl_vm_at(Repl *r, ReplVM *src, uint64_t to) {
-  char path[96];
-  snprintf(path, sizeof path, "%s/prefix.rec", r->tmpdir);
-  if (!drvm_save_decisions_upto(src->vm, path, to)) {
-    repl_err(r, "%s", drvm_error(src->vm));
+  char err[1024];
+  ReplVM *v = repl_vm_make(r, NULL, src, to, false, err, sizeof err);
+  if (!v) {
+    repl_err(r, "%s", err);
     return NULL;
   }
-  ReplVM *v = repl_vm_start(r, path, to);
-  remove(path);
-  if (v && (!v->at_decision || v->pos != to) && !(v->ended && to >= v->pos)) {
+  if ((!v->at_decision || v->pos != to) && !(v->ended && to >= v->pos)) {
     repl_err(r, "internal: the replay stopped at decision %llu, not %llu", (unsigned long long)v->pos,
              (unsigned long long)to);
     repl_vm_free(v);

@@ -292,6 +292,11 @@ bool drvm_record(DrVM *vm, const char *path);
 /* Replays a recording (prefix: while it lasts, then the chosen scheduler
  * decides).  *seed receives the recorded seed; it becomes the run's. */
 bool drvm_replay(DrVM *vm, const char *path, bool prefix, uint64_t *seed);
+/* Replays, as a prefix, the first n decisions of another VM that runs
+ * the same program and records (drvm_record): going back to decision n
+ * without a file.  The seed and settings are the other run's.  Before
+ * drvm_start; from must not run meanwhile. */
+bool drvm_replay_decisions(DrVM *vm, DrVM *from, uint64_t n);
 /* One line per event to path (NULL: the err sink), as `drvm run --trace`. */
 bool drvm_trace(DrVM *vm, const char *path);
 
@@ -380,7 +385,7 @@ bool drvm_switch_scheduler(DrVM *vm, const char *name, const char *options);
  * (a debugger's step, next, run to, continue): the run picks `thread`
  * whenever it can run (-1: the scheduler decides) and stops at the first
  * decision where `until` holds, where the goal's thread cannot run, or
- * where a thread that can run is about to execute one of `lines` or
+ * where the thread about to run is about to execute one of `lines` or
  * access one of `watches`. */
 typedef enum {
   DRVM_UNTIL_NONE,          /* only breakpoints, watches, drvm_interrupt, the end */
@@ -507,6 +512,11 @@ bool drvm_field_name(DrVM *vm, const char *cls, int i, const char **name, bool *
 /* Whether line of the program's source has code (a breakpoint can stop
  * there). */
 bool drvm_line_has_code(const DrVM *vm, int line);
+/* Where a stepping run stops for a breakpoint on line: the line itself if
+ * it has an access, a call, a return or a synchronization, else the next line of
+ * its method that has one; 0 if line has no code, -1 if no such line
+ * follows. */
+int drvm_line_event(const DrVM *vm, int line);
 
 #ifdef __cplusplus
 }

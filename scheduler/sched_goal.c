@@ -8,8 +8,8 @@
  * pick is recorded and replays) and above the chosen scheduler: while a
  * goal is set it picks the goal's thread whenever it can run (else the
  * chosen scheduler decides), and at the first decision where the goal is
- * reached, or where a thread is about to execute a breakpoint's line or
- * access a watched location, it asks the stepping run to stop there
+ * reached, or where the thread it picks is about to execute a
+ * breakpoint's line or access a watched location, it asks the stepping run to stop there
  * (vm->step_interrupt).  Without a goal it only passes the chosen
  * scheduler's answers through. */
 #include <string.h>
@@ -51,21 +51,17 @@ static bool location_is(const DrvmLocation *w, const DrEvent *ev) {
   return w->field && name && !strcmp(name, w->field);
 }
 
-/* Some thread that can run is about to execute a breakpoint's line or
- * access a watched location. */
-static bool at_breakpoint(Goal *g, DrVM *vm) {
+/* The thread about to run, t, is about to execute a breakpoint's line or
+ * access a watched location (threads that do not move hit nothing). */
+static bool at_breakpoint(Goal *g, DrVM *vm, DrThread *t) {
   if (!g->g.nlines && !g->g.nwatches) return false;
-  DrThread *const *en;
-  int n = dr_sched_enabled(vm, &en);
-  for (int i = 0; i < n; i++) {
-    DrEvent ev;
-    int line;
-    pending(vm, en[i], &ev, &line);
-    for (int k = 0; k < g->g.nlines; k++)
-      if (line == g->lines[k] && ev.kind != DR_EV_RETURN) return true;
-    for (int k = 0; k < g->g.nwatches; k++)
-      if (location_is(&g->watches[k], &ev)) return true;
-  }
+  DrEvent ev;
+  int line;
+  pending(vm, t, &ev, &line);
+  for (int k = 0; k < g->g.nlines; k++)
+    if (line == g->lines[k]) return true;
+  for (int k = 0; k < g->g.nwatches; k++)
+    if (location_is(&g->watches[k], &ev)) return true;
   return false;
 }
 
@@ -78,8 +74,8 @@ static bool reached(Goal *g, DrVM *vm, DrThread *t, DrPickReason reason) {
   switch (g->g.until) {
   case DRVM_UNTIL_EVENT: return reason != DR_PICK_PREEMPT && plain;
   case DRVM_UNTIL_NEW_LINE:
-    return t->nframes < g->g.depth || (t->nframes == g->g.depth && line != g->g.line && ev.kind != DR_EV_RETURN);
-  case DRVM_UNTIL_LINE: return line == g->g.line && ev.kind != DR_EV_RETURN;
+    return t->nframes < g->g.depth || (t->nframes == g->g.depth && line != g->g.line);
+  case DRVM_UNTIL_LINE: return line == g->g.line;
   case DRVM_UNTIL_ACCESS: return location_is(&g->g.where, &ev);
   case DRVM_UNTIL_RETURN: return t->nframes < g->g.depth;
   default: return false;
@@ -103,7 +99,7 @@ static DrThread *goal_pick(DrScheduler *s, DrVM *vm, DrThread *cur, DrPickReason
   } else {
     t = suggested;
   }
-  if (stop || at_breakpoint(g, vm)) vm->step_interrupt = 1;
+  if (stop || at_breakpoint(g, vm, t)) vm->step_interrupt = 1;
   return t;
 }
 

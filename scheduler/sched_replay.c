@@ -204,7 +204,7 @@ static void diverged(Tape *t, DrVM *vm, char want, const char *why) {
   char name[128];
   dr_flush_output(vm);
   fprintf(vm->err_file, "drvm: replay of %s diverged at decision %llu (step %llu, T%d %s", t->path,
-          (unsigned long long)t->used + 1, (unsigned long long)vm->steps, cur->id,
+          (unsigned long long)(vm->sched_decisions ? vm->sched_decisions - 1 : 0), (unsigned long long)vm->steps, cur->id,
           dr_thread_name(vm, cur, name, sizeof name));
   if (ev.method) {
     int line = dr_method_line(ev.method, ev.pc);
@@ -244,9 +244,20 @@ static bool next_answer(Tape *t, DrVM *vm, char want, int64_t *value) {
     if (t->inner && t->pos >= t->nlog) return t->inner->call;                 \
   } while (0)
 
+/* A point the recorded run did not have (a stepping host added access or
+ * call points): there the recorded run went on with the same thread. */
+static bool unrecorded_point(const Tape *t, DrVM *vm, const DrThread *cur, DrPickReason reason) {
+  if (reason != DR_PICK_EVENT || !dr_sched_is_enabled(vm, cur)) return false;
+  DrEventKind k = dr_sched_pending_kind(vm, cur);
+  if (k == DR_EV_READ || k == DR_EV_WRITE) return !(t->base.points & DR_SP_ACCESS);
+  if (k == DR_EV_CALL || k == DR_EV_RETURN) return !(t->base.points & DR_SP_CALL);
+  return false;
+}
+
 static DrThread *rep_pick(DrScheduler *s, DrVM *vm, DrThread *cur, DrPickReason reason) {
   Tape *t = (Tape *)s;
   CONTINUE_AFTER_PREFIX(pick(t->inner, vm, cur, reason));
+  if (unrecorded_point(t, vm, cur, reason)) return (DrThread *)cur;
   int64_t id;
   if (!next_answer(t, vm, 'P', &id)) return cur;
   if (id < 0 || id >= vm->nall_threads || !dr_sched_is_enabled(vm, vm->all_threads[id])) {

@@ -78,6 +78,40 @@ bool drvm_replay(DrVM *vm, const char *path, bool prefix, uint64_t *seed) {
   return true;
 }
 
+bool drvm_replay_decisions(DrVM *vm, DrVM *from, uint64_t n) {
+  if (!dr_api_check(vm, "drvm_replay_decisions", DR_API_COMPILED, DR_API_COMPILED)) return false;
+  DrApi *a = vm->api, *fa = from->api;
+  if (fa->state < DR_API_STARTED || !fa->recorder)
+    return dr_api_fail(vm, "drvm_replay_decisions: the other VM has no recording (drvm_record before its start)");
+  if (fa->program_hash != a->program_hash) return dr_api_fail(vm, "drvm_replay_decisions: the VMs run other programs");
+  const DrSchedAnswer *log;
+  int nlog = dr_sched_record_log(fa->recorder, &log);
+  DrSchedAnswer *copy = dr_xmalloc(sizeof *copy * (size_t)(nlog + 1));
+  int k = 0;
+  uint64_t picks = n;
+  for (int i = 0; i < nlog; i++) { /* the answers before pick n, as drvm_save_decisions_upto writes them */
+    copy[k] = log[i];
+    if (log[i].type == 'P') {
+      if (picks == 0) break;
+      if (copy[k].count > picks) copy[k].count = picks;
+      picks -= copy[k].count;
+    }
+    k++;
+  }
+  if (picks) {
+    free(copy);
+    return dr_api_fail(vm, "drvm_replay_decisions: the other VM has taken fewer than %llu decisions", (unsigned long long)n);
+  }
+  DrScheduler *r = dr_sched_prefix(copy, k, fa->recorder->points, NULL);
+  free(copy);
+  if (a->replay) a->replay->destroy(a->replay);
+  a->replay = r;
+  a->replay_prefix = true;
+  a->replay_seed = from->seed;
+  a->spurious = fa->spurious;
+  return true;
+}
+
 bool drvm_trace(DrVM *vm, const char *path) {
   if (!dr_api_check(vm, "drvm_trace", DR_API_NEW, DR_API_COMPILED)) return false;
   DrApi *a = vm->api;

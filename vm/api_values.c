@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "api.h"
+#include "opcodes.h"
 
 static DrClass *class_named(DrVM *vm, const char *name) {
   char buf[256];
@@ -226,6 +227,34 @@ bool drvm_race(const DrVM *vm, int i, DrvmRace *out) {
 }
 
 int drvm_uncaught_count(const DrVM *vm) { return vm->uncaught; }
+
+/* The first line at or after pc in m with an instruction a stepping run
+ * stops before, or -1. */
+static int next_event_line(const DrMethod *m, uint32_t pc) {
+  const unsigned events = DR_OPF_READ | DR_OPF_WRITE | DR_OPF_SYNC | DR_OPF_CALL | DR_OPF_RETURN;
+  while (pc < (uint32_t)m->code_len) {
+    const uint32_t *ip = m->code + pc;
+    if (dr_op_info[ip[0]].flags & events) return dr_method_line(m, pc);
+    pc += (uint32_t)dr_op_length(ip);
+  }
+  return -1;
+}
+
+int drvm_line_event(const DrVM *vm, int line) {
+  int found = 0;
+  for (int i = 0; i < vm->nmethods; i++) {
+    const DrMethod *m = vm->methods[i];
+    if (m->owner->flags & DR_CLS_BUILTIN) continue;
+    for (int k = 0; k < m->nlines; k++) {
+      if (m->lines[k].line != line) continue;
+      int at = next_event_line(m, m->lines[k].pc);
+      if (at == line) return line;
+      if (at > 0 && (found <= 0 || at < found)) found = at;
+      else if (found == 0) found = -1;
+    }
+  }
+  return found;
+}
 
 bool drvm_line_has_code(const DrVM *vm, int line) {
   for (int i = 0; i < vm->nmethods; i++) {

@@ -14,10 +14,18 @@ void dr_api_event(DrVM *vm, const DrEvent *e, DrvmEvent *out) {
   out->other = e->other ? e->other->id : -1;
   out->index = -1;
   out->line = -1;
-  const DrClass *c = e->cls;
+  DrClass *c = e->cls;
   out->cls = c ? c->name : NULL;
+  if (c && (c->flags & DR_CLS_ARRAY)) { /* "int[]", as print names it, not "[I" */
+    if (!c->array_name) {
+      char buf[256];
+      c->array_name = dr_strdup(dr_class_display_name(c, buf, sizeof buf));
+    }
+    out->cls = c->array_name;
+  }
   out->is_static = e->is_static;
-  if (e->obj && e->kind != DR_EV_FORK && e->kind != DR_EV_JOIN) out->object = e->obj->serial;
+  /* a start not yet done names the Thread object: the child has no id yet */
+  if (e->obj && ((e->kind != DR_EV_FORK && e->kind != DR_EV_JOIN) || !e->other)) out->object = e->obj->serial;
   bool access = (dr_event_info[e->kind].flags & DR_EVF_ACCESS) || e->kind == DR_EV_VREAD || e->kind == DR_EV_VWRITE;
   if (access && c && e->field >= 0) {
     if (e->is_static) out->field = e->field < c->nstatics ? c->static_names[e->field] : NULL;
@@ -63,6 +71,7 @@ const char *drvm_event_text(const DrvmEvent *e, char *buf, size_t size) {
   dr_buf_append_str(&b, verb(e->kind));
   if (e->kind == DRVM_EV_FORK || e->kind == DRVM_EV_JOIN || e->kind == DRVM_EV_INTERRUPT) {
     if (e->other >= 0) dr_buf_printf(&b, " T%d", e->other);
+    else if (e->object && e->cls) dr_buf_printf(&b, " %s#%u", e->cls, e->object);
   } else if (e->callee) {
     dr_buf_printf(&b, " %s", e->callee);
   } else if (e->cls) {

@@ -115,6 +115,7 @@ struct DrClass {
   DrValue *statics;
   uint8_t *static_is_ref;
   const char **static_names;
+  char *array_name;        /* arrays: "int[]" as hosts see it, made when first asked */
   uint8_t *static_kinds;
 
   DrMethod **vtable;
