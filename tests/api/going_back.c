@@ -91,6 +91,19 @@ static void back_by_replay(Check *t, const char *dir) {
   CHECK_HAS(t, out_text(&s2.out), "c=");
   drvm_free(again);
 
+  /* the same without a file: the decisions copied from the first VM */
+  Sinks s3 = {0};
+  DrVM *copy = vm_with(SRC, &s3, 5, 0);
+  CHECK(t, copy && drvm_replay_decisions(copy, vm, k) && drvm_set_scheduler(copy, "random", "seed=5") &&
+               drvm_record(copy, NULL) && drvm_set_stepping(copy, DRVM_POINT_ACCESS | DRVM_POINT_CALL, false) &&
+               drvm_start(copy, 0, NULL));
+  CHECK(t, drvm_run_to_decision(copy, k, &d2) == 1 && d2.number == k);
+  state_of(copy, got, sizeof got);
+  CHECK_STR(t, got, want);
+  CHECK(t, !drvm_replay_decisions(copy, vm, k)); /* after the start */
+  drvm_free(copy);
+  sinks_free(&s3);
+
   /* run_to_decision on the first VM: forward to a later decision, even a
    * single-choice one */
   CHECK(t, drvm_run_to_decision(vm, k + 3, &d) == 1 && d.number == k + 3);
@@ -142,6 +155,7 @@ static void questions(Check *t) {
   CHECK(t, drvm_field_name(vm, "Racy", 0, &name, &is_static) && !strcmp(name, "c") && is_static);
   CHECK(t, !drvm_field_name(vm, "Racy", 1, &name, &is_static));
   CHECK(t, drvm_line_has_code(vm, 4) && !drvm_line_has_code(vm, 2) && !drvm_line_has_code(vm, 99));
+  CHECK(t, drvm_line_event(vm, 4) == 4 && drvm_line_event(vm, 2) == 0 && drvm_line_event(vm, 99) == 0);
   DrvmDecision d;
   CHECK(t, drvm_run_until_decision(vm, &d) == 1);
   uint64_t at = d.number;
@@ -205,6 +219,30 @@ static void goals(Check *t) {
   sinks_free(&s2);
 }
 
+/* A recording made without access and call points replays in a run
+ * that has them (a REPL opening `drvm run --record`'s file). */
+static void fewer_points(Check *t, const char *dir) {
+  char path[300];
+  snprintf(path, sizeof path, "%s/plain", dir);
+  Sinks s = {0}, s2 = {0};
+  DrVM *vm = vm_with(SRC, &s, 3, 0);
+  DrvmResult r, r2;
+  CHECK(t, vm && drvm_set_scheduler(vm, "native", "seed=3") && drvm_record(vm, path) && drvm_run(vm, 0, NULL, &r) >= 0);
+  DrVM *rep = vm_with(SRC, &s2, 3, 0);
+  uint64_t seed;
+  CHECK(t, rep && drvm_replay(rep, path, true, &seed) && drvm_set_stepping(rep, DRVM_POINT_ACCESS | DRVM_POINT_CALL, false));
+  DrvmDecision d;
+  CHECK(t, drvm_start(rep, 0, NULL));
+  while (drvm_run_until_decision(rep, &d) == 1) drvm_decide(rep, DRVM_SUGGESTED);
+  CHECK(t, drvm_finish(rep, &r2) >= 0 && r2.outcome == r.outcome && r2.races == r.races);
+  CHECK_STR(t, out_text(&s2.out), out_text(&s.out));
+  drvm_free(vm);
+  drvm_free(rep);
+  unlink(path);
+  sinks_free(&s);
+  sinks_free(&s2);
+}
+
 int main(void) {
   Check t = {0};
   char dir[] = "/tmp/drvm_api_backXXXXXX";
@@ -213,6 +251,7 @@ int main(void) {
   switch_then_replay(&t, dir);
   questions(&t);
   goals(&t);
+  fewer_points(&t, dir);
   rmdir(dir);
   return CHECK_DONE(&t);
 }
