@@ -195,7 +195,8 @@ const char *repl_c(Repl *r, const char *esc);
                           "T1.2 x: frame 2)")                                                         \
   X("locks", NULL, "", "every monitor held, by whom, and who waits for it")                          \
   X("clock", NULL, "T", "T's vector clock, as the race detector sees it")                            \
-  X("hb", NULL, "A B", "are events #A and #B (or thread B's next event) ordered? the chain, or why not") \
+  X("hb", NULL, "A B", "are events #A and #B (or thread B's next event: T2) ordered? the chain, or why "  \
+                       "not (#12.2: the second event of #12)")                                          \
   X("races", NULL, "", "the races reported so far, both stacks")                                     \
   X("output", "o", "", "the program's output so far")                                               \
   X("break", NULL, "LINE | file:LINE | race | deadlock", "stop before a line runs, at a race, at a deadlock") \

@@ -374,15 +374,23 @@ static void explain(Repl *r, Graph *g, int a, int b, const DrvmEvent *eb, int tb
   verdict(r, g, a, eb, b, true, only_locks);
 }
 
-/* "#12" or "12": the first logged event with that number; -1 if none. */
+/* "#12" or "12": the first logged event with that number, "#12.2" the
+ * second; -1 if none (said), -2 if it is no event name. */
 static int event_arg(Repl *r, Graph *g, const char *s) {
   const char *p = s[0] == '#' ? s + 1 : s;
   char *end;
   unsigned long long k = strtoull(p, &end, 10);
+  long nth = 1;
+  if (end != p && *end == '.') {
+    char *e2;
+    nth = strtol(end + 1, &e2, 10);
+    if (e2 == end + 1 || *e2 || nth < 1) return -2;
+    end = e2;
+  }
   if (end == p || *end) return -2;
   for (int i = 0; i < g->n; i++)
-    if (repl_event(g->v, g->base + (size_t)i)->number == k) return i;
-  repl_err(r, "no event #%llu in the history (history lists them; it keeps the last %d)", k, REPL_LOG_MAX);
+    if (repl_event(g->v, g->base + (size_t)i)->number == k && --nth == 0) return i;
+  repl_err(r, "no event %s in the history (history lists them; it keeps the last %d)", s, REPL_LOG_MAX);
   return -1;
 }
 
@@ -400,6 +408,7 @@ void repl_cmd_hb(Repl *r, char **argv, int argc) {
   DrvmThreadInfo ti;
   const DrvmEvent *eb = NULL;
   int tb = -1;
+  bool swapped = false;
   if (a == -2) repl_err(r, "'%s' is not an event: #12 (history lists them)", argv[1]);
   if (b == -2) { /* a thread: its next event */
     tb = repl_thread_arg(r, argv[2]);
@@ -420,15 +429,17 @@ void repl_cmd_hb(Repl *r, char **argv, int argc) {
     if (b < a) {
       int t = a;
       a = b, b = t;
+      swapped = true;
       eb = ev(&g, b);
       tb = eb->thread;
     }
   }
   if (a >= 0 && b >= 0 && eb) {
     char na[48], nb[48];
-    snprintf(na, sizeof na, "#%llu", (unsigned long long)repl_event(v, g.base + (size_t)a)->number);
+    const char *sa = swapped ? argv[2] : argv[1], *sb = swapped ? argv[1] : argv[2];
+    snprintf(na, sizeof na, "%s%s", sa[0] == '#' ? "" : "#", sa);
     if (b == g.n) snprintf(nb, sizeof nb, "T%d's next event", tb);
-    else snprintf(nb, sizeof nb, "#%llu", (unsigned long long)repl_event(v, g.base + (size_t)b)->number);
+    else snprintf(nb, sizeof nb, "%s%s", sb[0] == '#' ? "" : "#", sb);
     if (a == b) repl_say(r, "%s is one event", na);
     else explain(r, &g, a, b, eb, tb, na, nb);
   }
