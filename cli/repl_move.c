@@ -200,7 +200,10 @@ static void why_not(Repl *r, int t, DrBuf *b) {
 /* Whether the move stops at the decision the run now stands at; why. */
 static bool stops(Repl *r, Goal *g) {
   ReplVM *v = r->cur;
-  if (!v->at_decision) return true;
+  if (!v->at_decision) {
+    if (v->ended && v->res.outcome == DRVM_OUTCOME_DEADLOCK) deadlock_cycle(r, &g->why);
+    return true;
+  }
   if (*r->interrupted) {
     dr_buf_append_str(&g->why, "interrupted");
     return true;
