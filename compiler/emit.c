@@ -304,6 +304,12 @@ static void alloc_locals(Em *E, DrMethodSym *ms) {
   }
 }
 
+/* this and the parameters: readable in the whole method. */
+static void param_vars(Em *E, DrMethodSym *ms) {
+  if (!E->is_static) em_var(E, "this", 0, DR_K_REF, true);
+  for (int i = 0; i < ms->nparams && i < ms->nlocals; i++) em_var_local(E, ms->locals[i], true);
+}
+
 static int decl_line(DrMethodSym *ms) { return ms->decl ? ms->decl->pos.line : ms->pos.line; }
 
 /* Field initializers and initializer blocks of one kind, in source order. */
@@ -352,6 +358,7 @@ static void gen_body(Em *E, DrClassSym *k, DrMethodSym *ms) {
   alloc_locals(E, ms);
   if (ms->is_ctor) alloc_locals(E, k->instance_init);
   E->first_temp = E->nregs;
+  param_vars(E, ms);
   em_line(E, decl_line(ms));
   DrStmt *body = ms->decl ? ms->decl->body : NULL;
   if (ms->is_ctor) {
@@ -468,6 +475,8 @@ DrClass *dr_emit(DrVM *vm, DrArena *arena, DrTypes *types, DrProgram *prog) {
   free(E.free_val);
   free(E.ctx);
   free(E.tmp_live);
+  free(E.vars);
+  free(E.open_vars);
 
   DrClassSym *main_sym = NULL;
   for (int i = 0; i < prog->nclasses && !main_sym; i++) {

@@ -1,6 +1,7 @@
 /* The code buffer of the method being generated: instruction words,
- * registers, labels with back-patching, the line table and exception
- * handlers.  em_finish hands everything to the runtime DrMethod. */
+ * registers, labels with back-patching, the line table, exception
+ * handlers and the locals' table for debuggers.  em_finish hands
+ * everything to the runtime DrMethod. */
 #include <stdarg.h>
 #include <string.h>
 
@@ -25,7 +26,10 @@ void em_begin(Em *E, DrMethodSym *msym, DrMethod *m) {
   E->npoints = E->points_cap = 0;
   E->bits = NULL;
   E->nbits = E->bits_cap = 0;
+  E->nvars = E->nopen_vars = 0;
 }
+
+static void finish_vars(Em *E, DrMethod *m);
 
 void em_finish(Em *E) {
   DrMethod *m = E->m;
@@ -42,6 +46,7 @@ void em_finish(Em *E) {
   m->gc_points = E->points;
   m->ngc_points = E->npoints;
   m->gc_bits = E->bits;
+  finish_vars(E, m);
   E->points = NULL;
   E->bits = NULL;
   free(E->reg_ref);
@@ -215,4 +220,60 @@ void em_const_string(Em *E, int reg, const uint16_t *s, int len) {
 
 void em_mov(Em *E, int dst, int src) {
   if (dst != src) em_op(E, DR_OP_MOV, 2, dst, src);
+}
+
+/* ------------------------------------------------- locals for debuggers */
+
+#define VAR_UNASSIGNED UINT32_MAX
+
+int em_scope_open(Em *E) { return E->nopen_vars; }
+
+void em_scope_close(Em *E, int mark) {
+  while (E->nopen_vars > mark) {
+    DrLocalVar *v = &E->vars[E->open_vars[--E->nopen_vars]];
+    if (v->start == VAR_UNASSIGNED) v->start = (uint32_t)E->len; /* never assigned: an empty range */
+    v->end = (uint32_t)E->len;
+  }
+}
+
+void em_var(Em *E, const char *name, int reg, DrKind kind, bool assigned) {
+  DrLocalVar v = {name, assigned ? (uint32_t)E->len : VAR_UNASSIGNED, 0, reg, kind};
+  DR_PUSH(E->vars, E->nvars, E->vars_cap, v);
+  DR_PUSH(E->open_vars, E->nopen_vars, E->open_vars_cap, E->nvars - 1);
+}
+
+void em_var_local(Em *E, const DrLocalSym *l, bool assigned) {
+  em_var(E, l->name, l->reg, em_kind(l->type), assigned);
+}
+
+void em_var_assigned(Em *E, int reg) {
+  for (int i = E->nopen_vars - 1; i >= 0; i--) {
+    DrLocalVar *v = &E->vars[E->open_vars[i]];
+    if (v->reg != reg) continue;
+    if (v->start == VAR_UNASSIGNED) v->start = (uint32_t)E->len;
+    return;
+  }
+}
+
+/* The entries with a range, and their names (the arena's die after
+ * compiling), in one block. */
+static void finish_vars(Em *E, DrMethod *m) {
+  em_scope_close(E, 0);
+  size_t names = 0;
+  int n = 0;
+  for (int i = 0; i < E->nvars; i++)
+    if (E->vars[i].start < E->vars[i].end) n++, names += strlen(E->vars[i].name) + 1;
+  m->local_vars = NULL;
+  m->nlocal_vars = n;
+  if (!n) return;
+  m->local_vars = dr_xcalloc(1, sizeof(DrLocalVar) * (size_t)n + names);
+  char *p = (char *)(m->local_vars + n);
+  int k = 0;
+  for (int i = 0; i < E->nvars; i++) {
+    const DrLocalVar *v = &E->vars[i];
+    if (v->start >= v->end) continue;
+    m->local_vars[k] = *v;
+    m->local_vars[k++].name = memcpy(p, v->name, strlen(v->name) + 1);
+    p += strlen(v->name) + 1;
+  }
 }

@@ -584,6 +584,7 @@ static int assign(Em *E, DrExpr *e, int dst) {
         em_mov(E, reg, v);
         em_free(E, v);
       }
+      em_var_assigned(E, reg); /* `int x; ... x = 1;`: x readable from here */
       if (dst >= 0) {
         em_mov(E, dst, reg);
         return dst;

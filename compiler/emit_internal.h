@@ -2,8 +2,9 @@
  *
  * emit.c builds the runtime classes (layout, vtables, itables) and drives
  * code generation; emit_code.c owns the code buffer of the method being
- * generated (registers, labels, line table, handlers); emit_expr.c and
- * emit_stmt.c turn checked AST into register bytecode.
+ * generated (registers, labels, line table, handlers, locals for
+ * debuggers); emit_expr.c and emit_stmt.c turn checked AST into register
+ * bytecode.
  *
  * Registers: each has one fixed kind, reference or not, for the method's
  * whole life (the GC reads one bitmap per method).  Locals get their own
@@ -76,6 +77,10 @@ typedef struct {
   int nhandlers, handlers_cap;
   EmCtx *ctx;            /* innermost last */
   int nctx, ctx_cap;
+  DrLocalVar *vars;      /* locals for debuggers; start UINT32_MAX: not assigned yet */
+  int nvars, vars_cap;
+  int *open_vars;        /* entries of vars whose scope is open, innermost last */
+  int nopen_vars, open_vars_cap;
 } Em;
 
 /* emit.c */
@@ -112,6 +117,17 @@ void em_const_long(Em *E, int reg, int64_t v);
 void em_const_double(Em *E, int reg, double v);
 void em_const_string(Em *E, int reg, const uint16_t *s, int len);
 void em_mov(Em *E, int dst, int src);
+/* Locals for debuggers (DrLocalVar): a scope opens where a block (a for
+ * statement, a switch, a catch clause...) starts and closes at its end;
+ * a local declared in it is readable from its first assignment to the
+ * close (em_finish closes what is still open: this and parameters). */
+int em_scope_open(Em *E);                 /* a mark for em_scope_close */
+void em_scope_close(Em *E, int mark);
+/* Declares a local held in reg, assigned here or (assigned false) at its
+ * first em_var_assigned. */
+void em_var(Em *E, const char *name, int reg, DrKind kind, bool assigned);
+void em_var_local(Em *E, const DrLocalSym *l, bool assigned);
+void em_var_assigned(Em *E, int reg);
 
 /* emit_expr.c */
 enum { EM_ANY = -1, EM_DISCARD = -2 };

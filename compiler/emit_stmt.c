@@ -164,9 +164,12 @@ static void foreach(Em *E, DrStmt *s) {
     em_convert(E, t, elem, var->type, var->reg);
     em_free(E, t);
   }
+  int scope = em_scope_open(E);
+  em_var_local(E, var, true);
   push_loop(E, CTX_LOOP, &end, &cont);
   em_stmt(E, s->body);
   pop_ctx(E);
+  em_scope_close(E, scope);
   em_bind(E, &cont);
   em_op(E, DR_OP_ADDK_I, 3, idx, idx, 1);
   em_bind(E, &test);
@@ -277,10 +280,12 @@ static void switch_stmt(Em *E, DrStmt *s) {
   }
   em_free(E, sel);
   push_loop(E, CTX_SWITCH, &end, NULL);
+  int scope = em_scope_open(E); /* the switch block is one scope */
   for (int i = 0; i < n; i++) {
     em_bind(E, &labs[i]);
     em_stmts(E, s->cases[i].body, s->cases[i].nbody);
   }
+  em_scope_close(E, scope);
   pop_ctx(E);
   em_bind(E, &end);
   for (int i = 0; i < n; i++) em_label_free(&labs[i]);
@@ -356,7 +361,10 @@ static void try_stmt(Em *E, DrStmt *s) {
     hpc[i] = (uint32_t)em_here(E);
     DrCatch *k = &s->catches[i];
     em_line(E, k->pos.line);
+    int scope = em_scope_open(E);
+    em_var_local(E, k->sym, true); /* the handler's register */
     em_stmt(E, k->body);
+    em_scope_close(E, scope);
     if (has_finally)
       finally_exit(E, ci, &end);
     else
@@ -418,22 +426,35 @@ void em_stmts(Em *E, DrStmt **s, int n) {
   for (int i = 0; i < n; i++) em_stmt(E, s[i]);
 }
 
-void em_stmt(Em *E, DrStmt *s) {
-  if (!s) return;
-  if (s->kind != S_BLOCK && s->kind != S_EMPTY) em_line(E, s->pos.line);
-  switch (s->kind) {
-  case S_BLOCK: em_stmts(E, s->stmts, s->nstmts); break;
-  case S_LOCAL:
-    for (int i = 0; i < s->ndecls; i++) {
-      DrDeclarator *d = &s->decls[i];
-      if (!d->init) continue;
+/* A block's locals go out of scope at its end. */
+static void block(Em *E, DrStmt **s, int n) {
+  int scope = em_scope_open(E);
+  em_stmts(E, s, n);
+  em_scope_close(E, scope);
+}
+
+/* Each local is readable once its initializer is stored: inside
+ * `int x = f();`'s call, x is not in scope yet. */
+static void local_stmt(Em *E, DrStmt *s) {
+  for (int i = 0; i < s->ndecls; i++) {
+    DrDeclarator *d = &s->decls[i];
+    if (d->init) {
       em_line(E, d->pos.line);
       if (d->init->kind == E_ARRAY_INIT)
         em_array_init(E, d->init, d->sym->reg);
       else
         em_expr(E, d->init, d->sym->reg);
     }
-    break;
+    em_var_local(E, d->sym, d->init != NULL);
+  }
+}
+
+void em_stmt(Em *E, DrStmt *s) {
+  if (!s) return;
+  if (s->kind != S_BLOCK && s->kind != S_EMPTY) em_line(E, s->pos.line);
+  switch (s->kind) {
+  case S_BLOCK: block(E, s->stmts, s->nstmts); break;
+  case S_LOCAL: local_stmt(E, s); break;
   case S_EXPR: em_expr(E, s->expr, EM_DISCARD); break;
   case S_IF: {
     EmLabel lelse, end;
@@ -455,10 +476,13 @@ void em_stmt(Em *E, DrStmt *s) {
   }
   case S_WHILE: loop(E, s->expr, s->body, NULL, 0); break;
   case S_DO: do_loop(E, s); break;
-  case S_FOR:
+  case S_FOR: {
+    int scope = em_scope_open(E);
     em_stmts(E, s->stmts, s->nstmts);
     loop(E, s->expr, s->body, s->updates, s->nupdates);
+    em_scope_close(E, scope);
     break;
+  }
   case S_FOREACH: foreach(E, s); break;
   case S_BREAK:
   case S_CONTINUE: jump_stmt(E, s); break;
