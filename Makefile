@@ -98,6 +98,8 @@ test: drvm $(UNIT_BINS) $(API_BINS) $(FFI_TEST_LIB)
 	@python3 tests/hunt_test.py ./drvm
 	@python3 tests/racefuzzer/check.py ./drvm
 	@python3 tests/hunting.py ./drvm
+	@python3 tests/repl/run.py --drvm ./drvm
+	@python3 tests/repl/tty_test.py --drvm ./drvm
 
 asan: $(FFI_TEST_LIB)
 	$(MAKE) BUILD=build-asan OPT="-O1 -g -DDR_DEBUG -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
@@ -111,6 +113,8 @@ asan: $(FFI_TEST_LIB)
 	ASAN_OPTIONS=detect_leaks=1 python3 tests/hunt_test.py ./drvm-asan
 	ASAN_OPTIONS=detect_leaks=1 python3 tests/racefuzzer/check.py ./drvm-asan
 	ASAN_OPTIONS=detect_leaks=1 python3 tests/hunting.py ./drvm-asan --seeds 2
+	ASAN_OPTIONS=detect_leaks=1 python3 tests/repl/run.py --drvm ./drvm-asan
+	ASAN_OPTIONS=detect_leaks=1 python3 tests/repl/tty_test.py --drvm ./drvm-asan
 
 # drvm with the event stream's hooks compiled out, for make bench to
 # measure what they cost when no listener is attached.
@@ -178,6 +182,7 @@ $(BUILD)/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz_main.h $(OBJS)
 
 bench: drvm drvm-nohooks
 	python3 tests/bench/run.py --drvm ./drvm --nohooks build-nohooks/drvm
+	python3 tests/bench/repl.py --drvm ./drvm
 
 demo: drvm
 	./drvm run lang-examples/life.dl
