@@ -164,12 +164,14 @@ bool dr_sched_record_write(DrScheduler *s, const char *path, uint64_t picks, cha
    * and the quanta, waiters and wake-ups asked between them */
   for (int i = 0; i < t->nlog; i++) {
     uint64_t count = t->log[i].count;
+    bool cut = false; /* the picks end inside this run of repeats: what follows comes later */
     if (t->log[i].type == 'P') {
       if (picks == 0) break;
-      if (count > picks) count = picks;
+      if (count > picks) count = picks, cut = true;
       picks -= count;
     }
     write_entry(f, t->log[i].type, t->log[i].value, count, &col);
+    if (cut) break;
   }
   if (col) fputc('\n', f);
   fputs("end\n", f);

@@ -91,12 +91,14 @@ bool drvm_replay_decisions(DrVM *vm, DrVM *from, uint64_t n) {
   uint64_t picks = n;
   for (int i = 0; i < nlog; i++) { /* the answers before pick n, as drvm_save_decisions_upto writes them */
     copy[k] = log[i];
+    bool cut = false; /* the picks end inside this run of repeats: what follows comes later */
     if (log[i].type == 'P') {
       if (picks == 0) break;
-      if (copy[k].count > picks) copy[k].count = picks;
+      if (copy[k].count > picks) copy[k].count = picks, cut = true;
       picks -= copy[k].count;
     }
     k++;
+    if (cut) break;
   }
   if (picks) {
     free(copy);

@@ -243,6 +243,31 @@ static void fewer_points(Check *t, const char *dir) {
   sinks_free(&s2);
 }
 
+/* Going back into a run of the same thread's picks that a quantum
+ * follows: what was asked after the whole run is not part of the prefix. */
+static void inside_a_run(Check *t) {
+  static const char SPIN[] = "public class Spin {\n  static int x;\n"
+                             "  static class S extends Thread { public void run() { while (true) { x++; } } }\n"
+                             "  public static void main(String[] a) { new S().start(); }\n}\n";
+  Sinks s = {0};
+  DrVM *vm = vm_with(SPIN, &s, 1, 3000);
+  DrvmDecision d;
+  CHECK(t, vm && drvm_record(vm, NULL) && drvm_set_stepping(vm, DRVM_POINT_ACCESS | DRVM_POINT_CALL, false) &&
+               drvm_start(vm, 0, NULL));
+  while (drvm_run_until_decision(vm, &d) == 1) drvm_decide(vm, DRVM_SUGGESTED);
+  for (uint64_t k = 8; k < 40; k += 3) {
+    Sinks s2 = {0};
+    DrVM *b = vm_with(SPIN, &s2, 1, 3000);
+    CHECK(t, b && drvm_replay_decisions(b, vm, k) && drvm_record(b, NULL) &&
+                 drvm_set_stepping(b, DRVM_POINT_ACCESS | DRVM_POINT_CALL, false) && drvm_start(b, 0, NULL));
+    CHECK(t, drvm_run_to_decision(b, k, &d) == 1 && d.number == k);
+    drvm_free(b);
+    sinks_free(&s2);
+  }
+  drvm_free(vm);
+  sinks_free(&s);
+}
+
 int main(void) {
   Check t = {0};
   char dir[] = "/tmp/drvm_api_backXXXXXX";
@@ -252,6 +277,7 @@ int main(void) {
   questions(&t);
   goals(&t);
   fewer_points(&t, dir);
+  inside_a_run(&t);
   rmdir(dir);
   return CHECK_DONE(&t);
 }
