@@ -49,6 +49,19 @@ void repl_err(Repl *r, const char *fmt, ...) {
 
 const char *repl_c(Repl *r, const char *esc) { return r->color ? esc : ""; }
 
+bool repl_number(const char *s, uint64_t max, uint64_t *out) {
+  if (!s || !*s) return false;
+  uint64_t n = 0;
+  for (const char *p = s; *p; p++) {
+    if (*p < '0' || *p > '9') return false;
+    unsigned d = (unsigned)(*p - '0');
+    if (n > (max - d) / 10) return false;
+    n = n * 10 + d;
+  }
+  *out = n;
+  return true;
+}
+
 /* ------------------------------------------------------------ commands */
 
 static const ReplCommand *find_command(const char *word) {
@@ -208,19 +221,24 @@ static void setup_terminal(Repl *r) {
 /* The first run: from the start, or walking through a recording
  * (--replay): then continue follows it, and so does back until the
  * person leaves it. */
-static bool first_run(Repl *r) {
+static bool first_run(Repl *r, int *status) {
   const char *rec = dr_ro_get(&r->o, DR_RO_REPLAY);
   if (rec) {
     char err[256];
     if (!drvm_recording_seed(rec, &r->seed, err, sizeof err)) {
       fprintf(stderr, "drvm: %s\n", err);
+      *status = DRVM_EXIT_USAGE;
       return false;
     }
     r->rec = rec;
-    r->rec_left = UINT64_MAX;
   }
-  r->cur = repl_vm_start(r, rec, UINT64_MAX);
-  if (!r->cur) return false;
+  char err[1024];
+  r->cur = repl_vm_make(r, rec, NULL, UINT64_MAX, true, err, sizeof err);
+  if (!r->cur) {
+    if (err[0]) fprintf(stderr, "drvm: %s\n", err);
+    *status = err[0] ? DRVM_EXIT_USAGE : DRVM_EXIT_COMPILE;
+    return false;
+  }
   /* the first run's output and races so far are news */
   r->cur->out_shown = r->cur->err_shown = 0;
   r->cur->races_told = 0;
@@ -280,10 +298,10 @@ int dr_cmd_repl(int argc, char **argv) {
   memset(&sa, 0, sizeof sa);
   sa.sa_handler = on_sigint;
   sigaction(SIGINT, &sa, NULL);
-  if (!first_run(&r)) {
+  if (!first_run(&r, &status)) {
     repl_input_done(&r);
     free_session(&r);
-    return DRVM_EXIT_COMPILE;
+    return status;
   }
   if (r.tty) repl_say(&r, "drvm repl %s: you are the scheduler (help lists the commands)", r.o.prog);
   repl_stage(&r);

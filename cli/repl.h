@@ -49,6 +49,7 @@ typedef struct {
   char **clocks;            /* at the end: each thread's vector clock (the detector is gone) */
   int nclocks;
   uint64_t pos;             /* the decision it stands at (at the end: decisions taken) */
+  uint64_t rec_left;        /* --replay: the decision where this run left the recording (UINT64_MAX: it follows it) */
 } ReplVM;
 
 enum { REPL_LOG_MAX = 1 << 16 };
@@ -81,7 +82,6 @@ typedef struct Repl {
   struct ReplStager *stager;/* copies of the run at the last positions (repl_stage.c) */
   ReplVM *redo;             /* the run `back` left, for goto forward */
   const char *rec;          /* --replay: the recording walked through */
-  uint64_t rec_left;        /* the decision where the person left it (UINT64_MAX: not) */
   ReplMove *moves;          /* moves[0]: the start */
   int nmoves, moves_cap;
   ReplBp *bps;
@@ -164,6 +164,8 @@ void repl_input_done(Repl *r);
 void repl_say(Repl *r, const char *fmt, ...) DR_PRINTF(2, 3);
 /* A one-line error; the session goes on. */
 void repl_err(Repl *r, const char *fmt, ...) DR_PRINTF(2, 3);
+/* s as a number 0..max: decimal digits only (no sign, no spaces). */
+bool repl_number(const char *s, uint64_t max, uint64_t *out);
 /* Colour escapes (empty without colour). */
 const char *repl_c(Repl *r, const char *esc);
 #define REPL_BOLD "\033[1m"

@@ -267,7 +267,8 @@ static void held_at(Graph *g, int i, DrBuf *out) {
           break;
         }
   }
-  for (int k = 0; k < n; k++) dr_buf_printf(out, " %s#%u ", names[k], objs[k]);
+  for (int k = 0; k < n; k++) /* as the other lines name them: Object#1 */
+    dr_buf_printf(out, " %s#%u ", strncmp(names[k], "java.lang.", 10) ? names[k] : names[k] + 10, objs[k]);
 }
 
 static void held_now(Repl *r, int t, DrBuf *out) {
@@ -378,16 +379,11 @@ static void explain(Repl *r, Graph *g, int a, int b, const DrvmEvent *eb, int tb
  * second; -1 if none (said), -2 if it is no event name. */
 static int event_arg(Repl *r, Graph *g, const char *s) {
   const char *p = s[0] == '#' ? s + 1 : s;
-  char *end;
-  unsigned long long k = strtoull(p, &end, 10);
-  long nth = 1;
-  if (end != p && *end == '.') {
-    char *e2;
-    nth = strtol(end + 1, &e2, 10);
-    if (e2 == end + 1 || *e2 || nth < 1) return -2;
-    end = e2;
-  }
-  if (end == p || *end) return -2;
+  char num[32];
+  const char *dot = strchr(p, '.');
+  snprintf(num, sizeof num, "%.*s", dot ? (int)(dot - p) : (int)strlen(p), p);
+  uint64_t k, nth = 1;
+  if (!repl_number(num, UINT64_MAX - 1, &k) || (dot && (!repl_number(dot + 1, 1000000, &nth) || nth == 0))) return -2;
   for (int i = 0; i < g->n; i++)
     if (repl_event(g->v, g->base + (size_t)i)->number == k && --nth == 0) return i;
   repl_err(r, "no event %s in the history (history lists them; it keeps the last %d)", s, REPL_LOG_MAX);

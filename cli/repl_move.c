@@ -36,9 +36,9 @@ static bool parse_location(Repl *r, const char *s, ReplBp *out) {
   char *hash = strchr(buf, '#');
   char *br = strchr(hash ? hash : buf, '[');
   if (br && hash && br > hash) {
-    char *end;
-    long idx = strtol(br + 1, &end, 10);
-    if (end == br + 1 || strcmp(end, "]") != 0 || idx < 0) {
+    uint64_t idx;
+    size_t n = strlen(br);
+    if (n < 3 || br[n - 1] != ']' || (br[n - 1] = 0, !repl_number(br + 1, INT32_MAX, &idx))) {
       repl_err(r, "bad array element '%s' (int[]#2[3])", s);
       return false;
     }
@@ -268,26 +268,23 @@ static void make_goal(Repl *r, const Goal *g, DrvmGoal *out, int **lines, DrvmLo
   for (int i = 0; g->kind != G_FINISH && i < r->nbps; i++) {
     if (r->bps[i].kind == BP_LINE) (*lines)[out->nlines++] = r->bps[i].line;
     if (r->bps[i].kind == BP_WATCH) (*watches)[out->nwatches++] = location_of(&r->bps[i], 0);
+    if (r->bps[i].kind == BP_DEADLOCK) out->deadlock = true;
   }
   out->lines = *lines;
   out->watches = *watches;
 }
 
-/* Runs the move: decides, runs to the next decision, until it stops.
- * The run pursues the move as a goal and stops only where it may end;
- * a deadlock watch, or --every-decision, looks at every decision here. */
+/* Runs the move: the run pursues it as a goal (include/drvm.h) and
+ * stops only where it may end; the REPL says why, and goes on if the
+ * stop was not one for it. */
 static void drive(Repl *r, Goal *g) {
   ReplVM *v = r->cur;
-  bool by_goal = !r->every && !has_bp(r, BP_DEADLOCK);
-  bool each = !by_goal && (g->kind != G_CONTINUE || r->nbps > 0);
-  drvm_set_stepping(v->vm, DRVM_POINT_ACCESS | DRVM_POINT_CALL, each || r->every);
+  drvm_set_stepping(v->vm, DRVM_POINT_ACCESS | DRVM_POINT_CALL, false);
   DrvmGoal goal;
   int *lines = NULL;
   DrvmLocation *watches = NULL;
-  if (by_goal) {
-    make_goal(r, g, &goal, &lines, &watches);
-    drvm_set_goal(v->vm, &goal);
-  }
+  make_goal(r, g, &goal, &lines, &watches);
+  drvm_set_goal(v->vm, &goal);
   g->races0 = v->nraces;
   g->uncaught0 = drvm_uncaught_count(v->vm);
   v->uncaught_seen = g->uncaught0;
@@ -344,12 +341,12 @@ static bool parse_goal(Repl *r, const char *cmd, char **argv, int argc, Goal *g)
   }
   /* run T to LINE | run T until [read|write|access] [of] LOCATION */
   if (argc == 4 && !strcmp(argv[2], "to")) {
-    char *end;
-    long line = strtol(argv[3], &end, 10);
-    if (end == argv[3] || *end || line <= 0) {
+    uint64_t n;
+    if (!repl_number(argv[3], 1000000000, &n) || n == 0) {
       repl_err(r, "'%s' is not a line number", argv[3]);
       return false;
     }
+    long line = (long)n;
     int at = stop_line(r, line);
     if (!at) return false;
     if (at != line) repl_say(r, "(line %ld has no event to stop before: running to line %d)", line, at);
@@ -384,6 +381,7 @@ static bool switch_scheduler(Repl *r, char **argv, int argc) {
   repl_stage_wait(r); /* it reads r->sched */
   bool ok = drvm_switch_scheduler(r->cur->vm, argv[1], opts.data);
   if (!ok) repl_err(r, "%s", drvm_error(r->cur->vm));
+  else if (r->cur->rec_left > r->cur->pos) r->cur->rec_left = r->cur->pos; /* it ends a recording's replay */
   else if (strcmp(r->sched, argv[1]) != 0) free(r->sched), r->sched = dr_strdup(argv[1]);
   free(opts.data);
   return ok;
@@ -424,9 +422,11 @@ static void forward_move(Repl *r, const char *cmd, char **argv, int argc) {
   if (!parse_goal(r, cmd, argv, argc, &g)) return;
   if (!strcmp(cmd, "continue") && argc > 1 && !switch_scheduler(r, argv, argc)) return;
   repl_stage_forget_after(r, v->pos);
-  if (r->rec && r->rec_left == UINT64_MAX && g.thread >= 0 &&
-      (g.kind != G_CONTINUE && g.kind != G_FINISH) && g.thread != v->d.suggested)
-    r->rec_left = v->pos; /* the person leaves the recording here */
+  /* a thread's move may leave the recording (a step along it does not):
+   * going back before here returns to the recording, after here to this run */
+  if (r->rec && v->rec_left == UINT64_MAX && g.kind != G_CONTINUE && g.kind != G_FINISH &&
+      !(g.kind == G_STEP && g.thread == v->d.suggested))
+    v->rec_left = v->pos;
   repl_vm_free(r->redo);
   r->redo = NULL;
   drive(r, &g);
@@ -442,6 +442,18 @@ static void forward_move(Repl *r, const char *cmd, char **argv, int argc) {
 
 /* ------------------------------------------------------------ going back */
 
+/* A run along the recording (--replay) to decision k, its future the
+ * recording's. */
+static ReplVM *along_recording(Repl *r, uint64_t k) {
+  ReplVM *v = repl_vm_start(r, r->rec, k);
+  if (v && !v->at_decision) {
+    repl_err(r, "the recording ends before decision #%llu", (unsigned long long)k);
+    repl_vm_free(v);
+    return NULL;
+  }
+  return v;
+}
+
 /* A run standing at decision k: the staged one, the recording walked
  * through, the current run's prefix, or the run back left. */
 static ReplVM *reach(Repl *r, uint64_t k) {
@@ -452,13 +464,10 @@ static ReplVM *reach(Repl *r, uint64_t k) {
       drvm_switch_scheduler(staged->vm, r->sched, NULL);
     return staged;
   }
-  if (r->rec && k <= r->rec_left) {
-    ReplVM *v = repl_vm_start(r, r->rec, k);
-    if (v) r->rec_left = UINT64_MAX;
-    return v;
-  }
-  if (k <= r->cur->pos) return repl_vm_at(r, r->cur, k);
-  if (r->redo && k <= r->redo->pos) return repl_vm_at(r, r->redo, k);
+  ReplVM *v = r->cur, *redo = r->redo;
+  if (k <= v->pos) return r->rec && k <= v->rec_left ? along_recording(r, k) : repl_vm_at(r, v, k);
+  if (redo && k <= redo->pos) return r->rec && k <= redo->rec_left ? along_recording(r, k) : repl_vm_at(r, redo, k);
+  if (r->rec && v->rec_left == UINT64_MAX) return along_recording(r, k);
   uint64_t last = r->redo && r->redo->pos > r->cur->pos ? r->redo->pos : r->cur->pos;
   repl_err(r, "decision #%llu has not been reached (the furthest is #%llu)", (unsigned long long)k,
            (unsigned long long)last);
@@ -468,12 +477,12 @@ static ReplVM *reach(Repl *r, uint64_t k) {
 static void cmd_back(Repl *r, char **argv, int argc) {
   long n = 1;
   if (argc > 1) {
-    char *end;
-    n = strtol(argv[1], &end, 10);
-    if (end == argv[1] || *end || n <= 0) {
+    uint64_t u;
+    if (!repl_number(argv[1], 1000000000, &u) || u == 0) {
       repl_err(r, "back takes a number of moves, not '%s'", argv[1]);
       return;
     }
+    n = (long)u;
   }
   int made = r->nmoves - 1;
   if (n > made) {
@@ -492,19 +501,22 @@ static void cmd_back(Repl *r, char **argv, int argc) {
 }
 
 static void cmd_goto(Repl *r, char **argv, int argc) {
-  char *end = NULL;
-  unsigned long long k = argc == 2 ? strtoull(argv[1][0] == '#' ? argv[1] + 1 : argv[1], &end, 10) : 0;
-  if (argc != 2 || !end || *end || end == argv[1]) {
+  uint64_t k;
+  if (argc != 2 || !repl_number(argv[1][0] == '#' ? argv[1] + 1 : argv[1], UINT64_MAX - 1, &k)) {
     repl_err(r, "goto needs a decision number: goto 12 (history shows them)");
     return;
   }
   if (k == r->cur->pos && r->cur->at_decision) {
-    repl_say(r, "already at #%llu", k);
+    repl_say(r, "already at #%llu", (unsigned long long)k);
     return;
   }
   ReplVM *v = reach(r, k);
   if (!v) return;
-  take(r, v, k < r->cur->pos);
+  bool backwards = k < r->cur->pos;
+  take(r, v, backwards);
+  /* moves past k belong to the future left behind: back undoes this goto
+   * to the last move before k */
+  while (backwards && r->nmoves > 1 && r->moves[r->nmoves - 1].pos > k) free(r->moves[--r->nmoves].cmd);
   record_move(r, argv, argc);
   repl_say(r, "at #%llu", (unsigned long long)r->cur->pos);
   repl_stage(r);
@@ -545,9 +557,9 @@ static void cmd_break(Repl *r, char **argv, int argc) {
     }
     a = colon + 1;
   }
-  char *end;
-  long line = strtol(a, &end, 10);
-  if (end == a || *end || line <= 0) {
+  uint64_t n;
+  long line = repl_number(a, 1000000000, &n) ? (long)n : 0;
+  if (line <= 0) {
     repl_err(r, "'%s' is not a line: break LINE, break file:LINE, break race or break deadlock", argv[1]);
     return;
   }
@@ -610,7 +622,8 @@ static void cmd_delete(Repl *r, char **argv, int argc) {
     r->nbps = 0;
     return;
   }
-  int id = atoi(argv[1]);
+  uint64_t u;
+  int id = repl_number(argv[1], 1000000, &u) ? (int)u : -1;
   for (int i = 0; i < r->nbps; i++) {
     if (r->bps[i].id != id) continue;
     free(r->bps[i].cls), free(r->bps[i].field);

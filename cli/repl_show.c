@@ -6,14 +6,13 @@
 
 int repl_thread_arg(Repl *r, const char *s) {
   const char *p = (s[0] == 'T' || s[0] == 't') ? s + 1 : s;
-  char *end;
-  long t = strtol(p, &end, 10);
-  if (end == p || *end || t < 0) {
+  uint64_t t;
+  if (!repl_number(p, 1000000000, &t)) {
     repl_err(r, "'%s' is not a thread: T0 (main), T1, ...", s);
     return -1;
   }
-  if (t >= drvm_thread_count(r->cur->vm)) {
-    repl_err(r, "no thread T%ld (threads lists them)", t);
+  if (t >= (uint64_t)drvm_thread_count(r->cur->vm)) {
+    repl_err(r, "no thread T%llu (threads lists them)", (unsigned long long)t);
     return -1;
   }
   return (int)t;
@@ -164,7 +163,9 @@ static void where_one(Repl *r, int t) {
   DrVM *vm = r->cur->vm;
   DrvmThreadInfo ti;
   if (!drvm_thread_info(vm, t, &ti)) return;
-  repl_say(r, "T%d %s (%s)", t, ti.name, drvm_thread_state_word(ti.state));
+  /* about to take a free monitor: it can run, it waits for nothing */
+  bool about_to_lock = ti.enabled && ti.state == DRVM_TS_BLOCKED;
+  repl_say(r, "T%d %s (%s)", t, ti.name, about_to_lock ? "RUNNABLE" : drvm_thread_state_word(ti.state));
   for (int i = 0; i < ti.nframes; i++) {
     DrvmFrame f;
     if (!drvm_thread_frame(vm, t, i, &f)) break;
@@ -178,7 +179,7 @@ static void where_one(Repl *r, int t) {
   }
   repl_say(r, "  holds: %s", held.data ? held.data : "no lock");
   free(held.data);
-  if (ti.waiting_for[0]) {
+  if (ti.waiting_for[0] && !about_to_lock) {
     if (ti.lock_owner >= 0) repl_say(r, "  waits for: %s (held by T%d)", ti.waiting_for, ti.lock_owner);
     else repl_say(r, "  waits for: %s", ti.waiting_for);
   } else if (ti.next.kind == DRVM_EV_ACQUIRE && ti.lock_owner >= 0) {
@@ -313,11 +314,15 @@ static void cmd_print(Repl *r, char **argv, int argc) {
   DrVM *vm = r->cur->vm;
   if (argc == 3) {
     const char *dot = strchr(argv[1], '.');
-    int depth = dot ? atoi(dot + 1) : 0;
+    uint64_t depth = 0;
+    if (dot && !repl_number(dot + 1, 100000, &depth)) {
+      repl_err(r, "'%s' is not a thread's frame: T1 (the innermost), T1.2", argv[1]);
+      return;
+    }
     char tname[32];
     snprintf(tname, sizeof tname, "%.*s", dot ? (int)(dot - argv[1]) : (int)strlen(argv[1]), argv[1]);
     int t = repl_thread_arg(r, tname);
-    if (t >= 0) print_local(r, t, depth, argv[2]);
+    if (t >= 0) print_local(r, t, (int)depth, argv[2]);
     return;
   }
   if (argc != 2) {
@@ -357,8 +362,9 @@ static void cmd_history(Repl *r, char **argv, int argc) {
   ReplVM *v = r->cur;
   size_t want = 20;
   if (argc > 1) {
+    uint64_t n;
     if (!strcmp(argv[1], "all")) want = (size_t)-1;
-    else if (atol(argv[1]) > 0) want = (size_t)atol(argv[1]);
+    else if (repl_number(argv[1], 1000000000, &n) && n > 0) want = (size_t)n;
     else {
       repl_err(r, "history [N|all]");
       return;

@@ -60,8 +60,10 @@ void repl_stage(Repl *r) {
     if (s->at[i] == v->pos) return;
   /* the decisions are copied here, while v stands still; the job runs
    * its own VM */
-  s->job = repl_vm_prepare(r, NULL, v, v->pos, false, s->err, sizeof s->err);
+  bool along = r->rec && v->rec_left == UINT64_MAX; /* keep the recording's future */
+  s->job = repl_vm_prepare(r, along ? r->rec : NULL, along ? NULL : v, v->pos, false, s->err, sizeof s->err);
   if (!s->job) return;
+  s->job->rec_left = v->rec_left;
   s->pos = v->pos;
   /* Ctrl-C is the main thread's */
   sigset_t block, old;

@@ -66,6 +66,7 @@ static bool set_detector(const Repl *r, ReplVM *v, char *err, size_t errsize) {
  * message in err (compile errors: printed when diags). */
 static ReplVM *vm_new(const Repl *r, bool diags, char *err, size_t errsize) {
   ReplVM *v = dr_xcalloc(1, sizeof *v);
+  v->rec_left = UINT64_MAX;
   DrvmConfig cfg;
   drvm_config_init(&cfg);
   cfg.max_heap = (size_t)dr_ro_num(&r->o, DR_RO_MAX_HEAP);
@@ -203,6 +204,8 @@ ReplVM *repl_vm_at(Repl *r, ReplVM *src, uint64_t to) {
     repl_err(r, "%s", err);
     return NULL;
   }
+  /* a prefix of src's decisions has no recording's future after it */
+  if (r->rec) v->rec_left = src->rec_left < to ? src->rec_left : to;
   if ((!v->at_decision || v->pos != to) && !(v->ended && to >= v->pos)) {
     repl_err(r, "internal: the replay stopped at decision %llu, not %llu", (unsigned long long)v->pos,
              (unsigned long long)to);

@@ -384,9 +384,10 @@ bool drvm_switch_scheduler(DrVM *vm, const char *name, const char *options);
 /* A person's goal, pursued without stopping at each decision on the way
  * (a debugger's step, next, run to, continue): the run picks `thread`
  * whenever it can run (-1: the scheduler decides) and stops at the first
- * decision where `until` holds, where the goal's thread cannot run, or
- * where the thread about to run is about to execute one of `lines` or
- * access one of `watches`. */
+ * decision where `until` holds, where the goal's thread cannot run,
+ * where the thread about to run arrives at one of `lines` (once per
+ * arrival, not at each event of the line) or is about to access one of
+ * `watches`, or (deadlock) where threads wait for each other's locks. */
 typedef enum {
   DRVM_UNTIL_NONE,          /* only breakpoints, watches, drvm_interrupt, the end */
   DRVM_UNTIL_EVENT,         /* the thread's next event (not a return or a preemption) */
@@ -415,6 +416,7 @@ typedef struct {
   int nlines;
   const DrvmLocation *watches;
   int nwatches;
+  bool deadlock;            /* stop when threads wait in a cycle for each other's locks */
 } DrvmGoal;
 
 /* At a decision of a stepping run (drvm_set_stepping before drvm_start):

@@ -25,6 +25,12 @@ typedef struct {
   DrvmLocation *watches;
   char **strings;          /* the locations' names, owned */
   int nstrings, strings_cap;
+  /* per thread, the line, depth and pc of its last point: a breakpoint
+   * is hit when a thread arrives at its line (from another line, or by a
+   * jump back, a loop's next turn), not at each event on it */
+  int *last_line, *last_depth;
+  uint32_t *last_pc;
+  int nlast;
 } Goal;
 
 /* The pending event of t as a host sees it (file, line, names). */
@@ -51,17 +57,61 @@ static bool location_is(const DrvmLocation *w, const DrEvent *ev) {
   return w->field && name && !strcmp(name, w->field);
 }
 
-/* The thread about to run, t, is about to execute a breakpoint's line or
- * access a watched location (threads that do not move hit nothing). */
+/* Remembers where t stands; true if it just arrived at its line. */
+static bool arrived(Goal *g, DrThread *t, int line, uint32_t pc) {
+  if (t->id >= g->nlast) {
+    int n = t->id + 16;
+    g->last_line = dr_xrealloc(g->last_line, sizeof *g->last_line * (size_t)n);
+    g->last_depth = dr_xrealloc(g->last_depth, sizeof *g->last_depth * (size_t)n);
+    g->last_pc = dr_xrealloc(g->last_pc, sizeof *g->last_pc * (size_t)n);
+    for (int i = g->nlast; i < n; i++) g->last_line[i] = g->last_depth[i] = -1, g->last_pc[i] = 0;
+    g->nlast = n;
+  }
+  int id = t->id;
+  bool moved = g->last_line[id] != line || g->last_depth[id] != t->nframes || pc <= g->last_pc[id];
+  g->last_line[id] = line;
+  g->last_depth[id] = t->nframes;
+  g->last_pc[id] = pc;
+  return moved;
+}
+
+/* The thread about to run, t, arrives at a breakpoint's line or is about
+ * to access a watched location (threads that do not move hit nothing). */
 static bool at_breakpoint(Goal *g, DrVM *vm, DrThread *t) {
-  if (!g->g.nlines && !g->g.nwatches) return false;
   DrEvent ev;
   int line;
   pending(vm, t, &ev, &line);
+  bool moved = arrived(g, t, line, ev.pc);
   for (int k = 0; k < g->g.nlines; k++)
-    if (line == g->lines[k]) return true;
+    if (line == g->lines[k] && moved) return true;
   for (int k = 0; k < g->g.nwatches; k++)
     if (location_is(&g->watches[k], &ev)) return true;
+  return false;
+}
+
+/* The monitor t waits for, taken or about to be taken, and its owner. */
+static DrThread *owner_awaited(DrVM *vm, DrThread *t) {
+  const DrObj *o = NULL;
+  if (t->state == DR_TS_BLOCKED && t->monitor) {
+    o = t->monitor;
+  } else if (t->state == DR_TS_RUNNABLE && !dr_sched_is_enabled(vm, t)) {
+    DrEvent ev;
+    dr_sched_pending(vm, t, &ev);
+    if (ev.kind == DR_EV_ACQUIRE) o = ev.obj;
+  }
+  DrThread *owner = o && o->monitor ? o->monitor->owner : NULL;
+  return owner != t ? owner : NULL;
+}
+
+/* Threads waiting in a cycle for each other's monitors. */
+static bool lock_cycle(DrVM *vm) {
+  for (int i = 0; i < vm->nthreads; i++) {
+    DrThread *t = vm->threads[i], *at = t;
+    for (int hops = 0; hops <= vm->nthreads && at; hops++) {
+      at = owner_awaited(vm, at);
+      if (at == t) return true;
+    }
+  }
   return false;
 }
 
@@ -99,7 +149,7 @@ static DrThread *goal_pick(DrScheduler *s, DrVM *vm, DrThread *cur, DrPickReason
   } else {
     t = suggested;
   }
-  if (stop || at_breakpoint(g, vm, t)) vm->step_interrupt = 1;
+  if (stop || at_breakpoint(g, vm, t) || (g->g.deadlock && lock_cycle(vm))) vm->step_interrupt = 1;
   return t;
 }
 
@@ -138,6 +188,9 @@ static void drop_goal(Goal *g) {
 static void goal_destroy(DrScheduler *s) {
   Goal *g = (Goal *)s;
   drop_goal(g);
+  free(g->last_line);
+  free(g->last_depth);
+  free(g->last_pc);
   g->inner->destroy(g->inner);
   free(g);
 }
@@ -173,10 +226,18 @@ static void own_location(Goal *g, DrvmLocation *w) {
   w->field = own(g, w->field);
 }
 
-void dr_sched_goal_set(DrScheduler *s, const DrvmGoal *goal) {
+void dr_sched_goal_set(DrScheduler *s, DrVM *vm, const DrvmGoal *goal) {
   Goal *g = (Goal *)s;
   drop_goal(g);
   if (!goal) return;
+  /* where each thread stands now: a breakpoint on its line is not hit
+   * until it leaves and comes back */
+  for (int i = 0; i < vm->nthreads; i++) {
+    DrEvent ev;
+    int line;
+    pending(vm, vm->threads[i], &ev, &line);
+    arrived(g, vm->threads[i], line, ev.pc);
+  }
   g->g = *goal;
   g->active = true;
   own_location(g, &g->g.where);

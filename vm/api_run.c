@@ -298,7 +298,7 @@ bool drvm_set_goal(DrVM *vm, const DrvmGoal *goal) {
   if (!dr_api_check(vm, "drvm_set_goal", DR_API_DECISION, DR_API_DECIDED)) return false;
   DrApi *a = vm->api;
   if (!a->goal) return dr_api_fail(vm, "drvm_set_goal: call drvm_set_stepping before drvm_start");
-  dr_sched_goal_set(a->goal, goal);
+  dr_sched_goal_set(a->goal, vm, goal);
   vm->step_goal = goal != NULL;
   return true;
 }

@@ -69,10 +69,14 @@ static const char *verb(DrvmEventKind k) {
 const char *drvm_event_text(const DrvmEvent *e, char *buf, size_t size) {
   DrBuf b = {0};
   dr_buf_append_str(&b, verb(e->kind));
+  bool on_monitor = e->kind == DRVM_EV_WAIT || e->kind == DRVM_EV_WAKE || e->kind == DRVM_EV_NOTIFY ||
+                    e->kind == DRVM_EV_NOTIFY_ALL;
   if (e->kind == DRVM_EV_FORK || e->kind == DRVM_EV_JOIN || e->kind == DRVM_EV_INTERRUPT) {
     if (e->other >= 0) dr_buf_printf(&b, " T%d", e->other);
     else if (e->object && e->cls) dr_buf_printf(&b, " %s#%u", e->cls, e->object);
-  } else if (e->callee) {
+  } else if (e->kind == DRVM_EV_SLEEP) {
+    if (e->arg > 0) dr_buf_printf(&b, " %lld ms", (long long)e->arg);
+  } else if (e->callee && !(on_monitor && e->object)) {
     dr_buf_printf(&b, " %s", e->callee);
   } else if (e->cls) {
     /* as thread dumps and reports name objects: Object#1, String#3 */

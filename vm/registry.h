@@ -67,7 +67,7 @@ void dr_sched_replay_then(DrScheduler *replay, DrScheduler *then);
 /* A person's goal (scheduler/sched_goal.c): wraps inner; set or clear
  * the goal (NULL) at a decision. */
 DrScheduler *dr_sched_goal(DrScheduler *inner);
-void dr_sched_goal_set(DrScheduler *goal, const DrvmGoal *g);
+void dr_sched_goal_set(DrScheduler *goal, DrVM *vm, const DrvmGoal *g);
 void dr_sched_goal_set_inner(DrScheduler *goal, DrScheduler *inner);
 /* Ends a replay here: the rest of its recording is dropped. */
 void dr_sched_replay_cut(DrScheduler *replay);
