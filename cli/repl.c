@@ -242,7 +242,7 @@ static bool first_run(Repl *r, int *status) {
   /* the first run's output and races so far are news */
   r->cur->out_shown = r->cur->err_shown = 0;
   r->cur->races_told = 0;
-  ReplMove m = {dr_strdup("start"), r->cur->pos};
+  ReplMove m = {dr_strdup("start"), r->cur->pos, r->cur->pos, 0, NULL};
   DR_PUSH(r->moves, r->nmoves, r->moves_cap, m);
   return true;
 }
@@ -251,7 +251,13 @@ static void free_session(Repl *r) {
   repl_stage_free(r);
   repl_vm_free(r->cur);
   repl_vm_free(r->redo);
-  for (int i = 0; i < r->nmoves; i++) free(r->moves[i].cmd);
+  for (int i = 0; i < r->nmoves; i++) free(r->moves[i].cmd), free(r->moves[i].file);
+  for (int i = 0; i < r->nfiles; i++) {
+    char path[96];
+    snprintf(path, sizeof path, "%s/line%d.rec", r->tmpdir, i);
+    remove(path);
+  }
+  if (r->tmpdir[0]) rmdir(r->tmpdir);
   free(r->moves);
   for (int i = 0; i < r->nbps; i++) free(r->bps[i].cls), free(r->bps[i].field);
   free(r->bps);

@@ -70,7 +70,9 @@ typedef struct {
 
 typedef struct {
   char *cmd;                /* the command that made the move */
-  uint64_t pos;             /* where it ended */
+  uint64_t before, pos;     /* where it started and ended */
+  int line;                 /* the line of decisions `before` is on (Repl.line: the run's) */
+  char *file;               /* a line left behind: its recording, replayed to go back to `before` */
 } ReplMove;
 
 typedef struct Repl {
@@ -84,6 +86,9 @@ typedef struct Repl {
   const char *rec;          /* --replay: the recording walked through */
   ReplMove *moves;          /* moves[0]: the start */
   int nmoves, moves_cap;
+  int line, nlines;         /* the line of decisions the run is on; lines so far */
+  char tmpdir[64];          /* recordings of lines left behind (made when first needed) */
+  int nfiles;
   ReplBp *bps;
   int nbps, bps_cap, next_bp;
   char *sched;              /* the scheduler continue uses */

@@ -394,9 +394,48 @@ static char *joined(char **argv, int argc) {
   return b.data;
 }
 
-static void record_move(Repl *r, char **argv, int argc) {
-  ReplMove m = {joined(argv, argc), r->cur->pos};
+static void record_move(Repl *r, char **argv, int argc, uint64_t before) {
+  ReplMove m = {joined(argv, argc), before, r->cur->pos, r->line, NULL};
   DR_PUSH(r->moves, r->nmoves, r->moves_cap, m);
+}
+
+/* The decisions of v in a file of the session's, for a line left behind;
+ * NULL after saying why. */
+static char *save_line(Repl *r, ReplVM *v) {
+  if (!r->tmpdir[0]) {
+    snprintf(r->tmpdir, sizeof r->tmpdir, "/tmp/drvm-repl-XXXXXX");
+    if (!mkdtemp(r->tmpdir)) {
+      r->tmpdir[0] = 0;
+      repl_err(r, "cannot keep the line left behind (a temporary directory): back will not reach it");
+      return NULL;
+    }
+  }
+  char *path = dr_fmt("%s/line%d.rec", r->tmpdir, r->nfiles);
+  if (!drvm_save_decisions(v->vm, path)) {
+    repl_err(r, "%s", drvm_error(v->vm));
+    free(path);
+    return NULL;
+  }
+  r->nfiles++;
+  return path;
+}
+
+/* A new move from `at` leaves the line the run back or goto left (redo)
+ * behind: moves that started on it past `at` keep a recording of it, to
+ * go back to; the moves before `at` are on the new line too. */
+static void branch(Repl *r, uint64_t at) {
+  char *file = NULL;
+  for (int i = 1; i < r->nmoves; i++) {
+    ReplMove *m = &r->moves[i];
+    if (m->file || m->line != r->line || m->before <= at) continue;
+    if (!file && !(file = save_line(r, r->redo))) break;
+    m->file = dr_strdup(file);
+  }
+  free(file);
+  int old = r->line;
+  r->line = ++r->nlines;
+  for (int i = 0; i < r->nmoves; i++)
+    if (!r->moves[i].file && r->moves[i].line == old) r->moves[i].line = r->line;
 }
 
 /* Leaves the run the person is on for v, keeping the old one for redo
@@ -427,12 +466,14 @@ static void forward_move(Repl *r, const char *cmd, char **argv, int argc) {
   if (r->rec && v->rec_left == UINT64_MAX && g.kind != G_CONTINUE && g.kind != G_FINISH &&
       !(g.kind == G_STEP && g.thread == v->d.suggested))
     v->rec_left = v->pos;
+  if (r->redo && r->redo->pos > v->pos) branch(r, v->pos);
   repl_vm_free(r->redo);
   r->redo = NULL;
+  uint64_t before = v->pos;
   drive(r, &g);
   free(g.where.cls);
   free(g.where.field);
-  record_move(r, argv, argc);
+  record_move(r, argv, argc, before);
   repl_stage(r);
   repl_show_news(r);
   if (g.why.len) repl_say(r, "%sstopped:%s %s", repl_c(r, REPL_YELLOW), repl_c(r, REPL_OFF), g.why.data);
@@ -490,11 +531,28 @@ static void cmd_back(Repl *r, char **argv, int argc) {
     else repl_err(r, "cannot go back: this is the start");
     return;
   }
-  uint64_t k = r->moves[r->nmoves - 1 - n].pos;
-  ReplVM *v = reach(r, k);
+  /* where the nth last move started: on this line, or on one left behind */
+  ReplMove *m = &r->moves[r->nmoves - n];
+  uint64_t k = m->before;
+  char *file = m->file;
+  ReplVM *v = file ? repl_vm_start(r, file, k) : reach(r, k);
   if (!v) return;
-  take(r, v, true);
-  for (long i = 0; i < n; i++) free(r->moves[--r->nmoves].cmd);
+  if (file) { /* that line is the run's again: its recording is the future */
+    r->line = ++r->nlines;
+    for (int i = 0; i < r->nmoves - n; i++)
+      if (r->moves[i].file && !strcmp(r->moves[i].file, file)) {
+        free(r->moves[i].file);
+        r->moves[i].file = NULL;
+        r->moves[i].line = r->line;
+      }
+    repl_vm_free(r->redo);
+    r->redo = NULL;
+    repl_vm_free(r->cur);
+    r->cur = v;
+  } else {
+    take(r, v, true);
+  }
+  for (long i = 0; i < n; i++) --r->nmoves, free(r->moves[r->nmoves].cmd), free(r->moves[r->nmoves].file);
   repl_say(r, "back to #%llu (after: %s)", (unsigned long long)k, r->moves[r->nmoves - 1].cmd);
   repl_stage(r);
   repl_show_position(r);
@@ -512,12 +570,9 @@ static void cmd_goto(Repl *r, char **argv, int argc) {
   }
   ReplVM *v = reach(r, k);
   if (!v) return;
-  bool backwards = k < r->cur->pos;
-  take(r, v, backwards);
-  /* moves past k belong to the future left behind: back undoes this goto
-   * to the last move before k */
-  while (backwards && r->nmoves > 1 && r->moves[r->nmoves - 1].pos > k) free(r->moves[--r->nmoves].cmd);
-  record_move(r, argv, argc);
+  uint64_t before = r->cur->pos;
+  take(r, v, k < before);
+  record_move(r, argv, argc, before);
   repl_say(r, "at #%llu", (unsigned long long)r->cur->pos);
   repl_stage(r);
   repl_show_position(r);
