@@ -316,6 +316,12 @@ static bool is_plain(DrvmEventKind k) { return k == DRVM_EV_READ || k == DRVM_EV
 /* A conflicting pair: what the order (or its absence) means. */
 static void verdict(Repl *r, Graph *g, int a, const DrvmEvent *eb, int b, bool ordered, bool only_locks) {
   const DrvmEvent *ea = ev(g, a);
+  bool vol_a = ea->kind == DRVM_EV_VREAD || ea->kind == DRVM_EV_VWRITE;
+  bool vol_b = eb->kind == DRVM_EV_VREAD || eb->kind == DRVM_EV_VWRITE;
+  if (vol_a && vol_b && same_location(ea, eb)) {
+    repl_say(r, "Both are accesses of a volatile: synchronization, never a data race.");
+    return;
+  }
   if (!is_plain(ea->kind) || !is_plain(eb->kind) || !same_location(ea, eb)) return;
   if (!is_write(ea->kind) && !is_write(eb->kind)) {
     repl_say(r, "Both only read %s%s%s: reads never race.", ea->cls, ea->field ? "." : "", ea->field ? ea->field : "");
@@ -386,7 +392,10 @@ static int event_arg(Repl *r, Graph *g, const char *s) {
   if (!repl_number(num, UINT64_MAX - 1, &k) || (dot && (!repl_number(dot + 1, 1000000, &nth) || nth == 0))) return -2;
   for (int i = 0; i < g->n; i++)
     if (repl_event(g->v, g->base + (size_t)i)->number == k && --nth == 0) return i;
-  repl_err(r, "no event %s in the history (history lists them; it keeps the last %d)", s, REPL_LOG_MAX);
+  if (g->n && k < repl_event(g->v, g->base)->number)
+    repl_err(r, "event %s is no longer kept (the history keeps the last %d events)", s, REPL_LOG_MAX);
+  else
+    repl_err(r, "no event %s (history lists them)", s);
   return -1;
 }
 

@@ -4,6 +4,9 @@
 
 #include "repl.h"
 
+/* Decisions a thread's move may take alone before it gives up. */
+enum { REPL_MOVE_BUDGET = 2000000 };
+
 typedef enum {
   G_STEP,     /* T to its next event */
   G_NEXT,     /* T to its next line, over calls */
@@ -21,6 +24,7 @@ typedef struct {
   int access;           /* G_UNTIL: 0 any, 1 read, 2 write */
   ReplBp where;         /* G_UNTIL: the location */
   int races0, uncaught0;
+  uint64_t start;       /* the decision the move started at */
   DrBuf why;            /* why the move stopped */
 } Goal;
 
@@ -227,6 +231,11 @@ static bool stops(Repl *r, Goal *g) {
     if (g->kind != G_STEP) why_not(r, g->thread, &g->why);
     return true;
   }
+  if (v->d.number - g->start >= REPL_MOVE_BUDGET) {
+    dr_buf_printf(&g->why, "T%d ran %d decisions alone without getting there (does it wait for another thread? "
+                           "continue lets the others run)", g->thread, REPL_MOVE_BUDGET);
+    return true;
+  }
   DrvmEventKind k = ti.next.kind;
   switch (g->kind) {
   case G_STEP: return v->d.reason != DRVM_DECIDE_PREEMPT && k != DRVM_EV_RETURN && k != DRVM_EV_STEP;
@@ -272,6 +281,8 @@ static void make_goal(Repl *r, const Goal *g, DrvmGoal *out, int **lines, DrvmLo
   }
   out->lines = *lines;
   out->watches = *watches;
+  /* a thread that waits for others in a loop never gets there alone */
+  if (thread_moves) out->budget = REPL_MOVE_BUDGET;
 }
 
 /* Runs the move: the run pursues it as a goal (include/drvm.h) and
@@ -286,6 +297,7 @@ static void drive(Repl *r, Goal *g) {
   make_goal(r, g, &goal, &lines, &watches);
   drvm_set_goal(v->vm, &goal);
   g->races0 = v->nraces;
+  g->start = v->pos;
   g->uncaught0 = drvm_uncaught_count(v->vm);
   v->uncaught_seen = g->uncaught0;
   v->stop_on_news = g->kind != G_FINISH;
@@ -336,7 +348,10 @@ static bool parse_goal(Repl *r, const char *cmd, char **argv, int argc, Goal *g)
   g->line = ti.next.line;
   if (!strcmp(cmd, "step") || !strcmp(cmd, "next") || !strcmp(cmd, "finish")) {
     g->kind = cmd[0] == 's' ? G_STEP : cmd[0] == 'n' ? G_NEXT : G_RETURN;
-    if (argc > 2) repl_err(r, "%s takes one thread; ignoring '%s'", cmd, argv[2]);
+    if (argc > 2) {
+      repl_err(r, "%s takes one thread, not '%s' too", cmd, argv[2]);
+      return false;
+    }
     return true;
   }
   /* run T to LINE | run T until [read|write|access] [of] LOCATION */
@@ -475,6 +490,7 @@ static void forward_move(Repl *r, const char *cmd, char **argv, int argc) {
   free(g.where.field);
   record_move(r, argv, argc, before);
   repl_stage(r);
+  if (*r->interrupted && r->tty) putchar('\n'); /* after the terminal's ^C */
   repl_show_news(r);
   if (g.why.len) repl_say(r, "%sstopped:%s %s", repl_c(r, REPL_YELLOW), repl_c(r, REPL_OFF), g.why.data);
   free(g.why.data);

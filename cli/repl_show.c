@@ -44,7 +44,8 @@ void repl_thread_line(Repl *r, int t, DrBuf *b) {
   default: break;
   }
   if (ti.next.kind == DRVM_EV_STEP) {
-    dr_buf_append_str(b, "about to go on");
+    if (ti.next.callee) dr_buf_printf(b, "about to return from %s", ti.next.callee); /* it slept */
+    else dr_buf_append_str(b, "about to go on");
     place(r, t, b);
     return;
   }
@@ -193,11 +194,12 @@ static void cmd_where(Repl *r, char **argv, int argc) {
     if (t >= 0) where_one(r, t);
     return;
   }
-  int n = drvm_thread_count(r->cur->vm);
+  int n = drvm_thread_count(r->cur->vm), shown = 0;
   for (int t = 0; t < n; t++) {
     DrvmThreadInfo ti;
-    if (drvm_thread_info(r->cur->vm, t, &ti) && ti.state != DRVM_TS_ENDED) where_one(r, t);
+    if (drvm_thread_info(r->cur->vm, t, &ti) && ti.state != DRVM_TS_ENDED) where_one(r, t), shown++;
   }
+  if (!shown) repl_say(r, "every thread has ended (where T shows one; back returns into the run)");
 }
 
 static void cmd_locks(Repl *r) {

@@ -417,6 +417,7 @@ typedef struct {
   const DrvmLocation *watches;
   int nwatches;
   bool deadlock;            /* stop when threads wait in a cycle for each other's locks */
+  uint64_t budget;          /* stop after this many decisions (0: no limit) */
 } DrvmGoal;
 
 /* At a decision of a stepping run (drvm_set_stepping before drvm_start):

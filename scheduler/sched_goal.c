@@ -31,6 +31,7 @@ typedef struct {
   int *last_line, *last_depth;
   uint32_t *last_pc;
   int nlast;
+  uint64_t picks;          /* since the goal was set */
 } Goal;
 
 /* The pending event of t as a host sees it (file, line, names). */
@@ -149,7 +150,8 @@ static DrThread *goal_pick(DrScheduler *s, DrVM *vm, DrThread *cur, DrPickReason
   } else {
     t = suggested;
   }
-  if (stop || at_breakpoint(g, vm, t) || (g->g.deadlock && lock_cycle(vm))) vm->step_interrupt = 1;
+  bool spent = g->g.budget && ++g->picks >= g->g.budget;
+  if (stop || spent || at_breakpoint(g, vm, t) || (g->g.deadlock && lock_cycle(vm))) vm->step_interrupt = 1;
   return t;
 }
 
@@ -240,6 +242,7 @@ void dr_sched_goal_set(DrScheduler *s, DrVM *vm, const DrvmGoal *goal) {
   }
   g->g = *goal;
   g->active = true;
+  g->picks = 0;
   own_location(g, &g->g.where);
   if (goal->nlines > 0) {
     g->lines = dr_xmalloc(sizeof *g->lines * (size_t)goal->nlines);

@@ -7,11 +7,15 @@
 
 static DrClass *class_named(DrVM *vm, const char *name) {
   char buf[256];
+  DrClass *nested = NULL;
   for (int i = 0; i < vm->nclasses; i++) {
     DrClass *c = vm->classes[i];
     if (!strcmp(c->name, name) || !strcmp(dr_class_display_name(c, buf, sizeof buf), name)) return c;
+    /* a nested class by its simple name (Adder for Lost$Adder), if only one has it */
+    const char *dollar = strrchr(c->name, '$');
+    if (dollar && !strcmp(dollar + 1, name)) nested = nested ? (DrClass *)-1 : c;
   }
-  return NULL;
+  return nested == (DrClass *)-1 ? NULL : nested;
 }
 
 /* "Account#3" (or "int[]#2"): the object of that class and number. */

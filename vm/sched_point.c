@@ -156,6 +156,7 @@ DrEventKind dr_sched_pending_kind(DrVM *vm, const DrThread *t) {
     const DrMethod *callee = call_target(vm, ip, fr->regs);
     if (!callee || callee->sync_event < 0) return DR_EV_CALL;
     if (callee->sync_event == DR_EV_WAIT && t->resume == DR_RESUME_WAIT) return DR_EV_WAKE;
+    if (callee->sync_event == DR_EV_SLEEP && t->resume == DR_RESUME_SLEEP) return DR_EV_STEP; /* it slept: it returns */
     return (DrEventKind)callee->sync_event;
   }
   if (fl & DR_OPF_RETURN) return t->nframes == 1 ? DR_EV_END : DR_EV_RETURN;
@@ -187,6 +188,7 @@ void dr_sched_pending(DrVM *vm, DrThread *t, DrEvent *ev) {
     if (callee && callee->sync_event >= 0) {
       ev->kind = (DrEventKind)callee->sync_event;
       if (ev->kind == DR_EV_WAIT && t->resume == DR_RESUME_WAIT) ev->kind = DR_EV_WAKE;
+      if (ev->kind == DR_EV_SLEEP && t->resume == DR_RESUME_SLEEP) ev->kind = DR_EV_STEP; /* it slept: it returns */
       if (ev->kind == DR_EV_INTERRUPTED && !ev->obj) ev->other = t; /* Thread.interrupted() */
       if ((ev->kind == DR_EV_FORK || ev->kind == DR_EV_JOIN || ev->kind == DR_EV_INTERRUPT ||
            ev->kind == DR_EV_INTERRUPTED) && ev->obj) {
