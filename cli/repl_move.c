@@ -25,6 +25,7 @@ typedef struct {
   ReplBp where;         /* G_UNTIL: the location */
   int races0, uncaught0;
   uint64_t start;       /* the decision the move started at */
+  bool cycle0;          /* it started in a deadlock already */
   DrBuf why;            /* why the move stopped */
 } Goal;
 
@@ -75,7 +76,13 @@ static bool parse_location(Repl *r, const char *s, ReplBp *out) {
 /* Whether the parsed location names something the program has. */
 static bool location_exists(Repl *r, const ReplBp *w) {
   DrVM *vm = r->cur->vm;
-  if (strchr(w->cls, '[')) return true; /* an array class: elements */
+  if (strchr(w->cls, '[')) { /* an array: its elements; one array must exist */
+    char name[300], len[64];
+    snprintf(name, sizeof name, "%s#%u", w->cls, w->object);
+    if (!w->object || drvm_field_value(vm, name, "length", len, sizeof len)) return true;
+    repl_err(r, "no array %s (print shows arrays' names)", name);
+    return false;
+  }
   bool known = false;
   const char *name;
   for (int i = 0; drvm_class_name(vm, i, &name); i++) known |= !strcmp(name, w->cls);
@@ -202,6 +209,26 @@ static void why_not(Repl *r, int t, DrBuf *b) {
 }
 
 /* Whether the move stops at the decision the run now stands at; why. */
+/* Whether the moving thread has reached the move's goal (-1: it cannot
+ * go on). */
+static int reached(Repl *r, Goal *g, DrvmThreadInfo *ti) {
+  ReplVM *v = r->cur;
+  if (!drvm_thread_info(v->vm, g->thread, ti) || !ti->enabled) return -1;
+  DrvmEventKind k = ti->next.kind;
+  switch (g->kind) {
+  case G_STEP: return v->d.reason != DRVM_DECIDE_PREEMPT && k != DRVM_EV_RETURN && k != DRVM_EV_STEP;
+  case G_NEXT: return ti->nframes < g->depth || (ti->nframes == g->depth && ti->next.line != g->line);
+  case G_TO_LINE: return ti->next.line == g->line;
+  case G_UNTIL:
+    return location_matches(&g->where, &ti->next) &&
+           (g->access == 0 || (g->access == 1) == (k == DRVM_EV_READ || k == DRVM_EV_VREAD));
+  case G_RETURN: return ti->nframes < g->depth;
+  default: return 0;
+  }
+}
+
+/* Whether the move stops at the decision the run now stands at, and why
+ * (nothing to say when it simply got where it was going). */
 static bool stops(Repl *r, Goal *g) {
   ReplVM *v = r->cur;
   if (!v->at_decision) {
@@ -221,33 +248,21 @@ static bool stops(Repl *r, Goal *g) {
     dr_buf_append_str(&g->why, "an exception escaped a thread");
     return true;
   }
-  if (breaks && has_bp(r, BP_DEADLOCK) && deadlock_cycle(r, &g->why)) return true;
+  /* a deadlock formed during the move (not one it started in) */
+  if (breaks && !g->cycle0 && has_bp(r, BP_DEADLOCK) && deadlock_cycle(r, &g->why)) return true;
   bool thread_moves = g->kind != G_CONTINUE && g->kind != G_FINISH;
-  if (breaks && at_breakpoint(r, thread_moves ? g->thread : v->d.suggested, &g->why)) return true;
-  if (g->kind == G_CONTINUE || g->kind == G_FINISH) return false;
-  DrvmThreadInfo ti;
-  if (!drvm_thread_info(v->vm, g->thread, &ti)) return true;
-  if (!ti.enabled) {
-    if (g->kind != G_STEP) why_not(r, g->thread, &g->why);
-    return true;
+  if (thread_moves) {
+    DrvmThreadInfo ti;
+    int done = reached(r, g, &ti);
+    if (done < 0 && g->kind != G_STEP) why_not(r, g->thread, &g->why);
+    if (done) return true;
+    if (v->d.number - g->start >= REPL_MOVE_BUDGET) {
+      dr_buf_printf(&g->why, "T%d ran %d decisions alone without getting there (does it wait for another "
+                             "thread? continue lets the others run)", g->thread, REPL_MOVE_BUDGET);
+      return true;
+    }
   }
-  if (v->d.number - g->start >= REPL_MOVE_BUDGET) {
-    dr_buf_printf(&g->why, "T%d ran %d decisions alone without getting there (does it wait for another thread? "
-                           "continue lets the others run)", g->thread, REPL_MOVE_BUDGET);
-    return true;
-  }
-  DrvmEventKind k = ti.next.kind;
-  switch (g->kind) {
-  case G_STEP: return v->d.reason != DRVM_DECIDE_PREEMPT && k != DRVM_EV_RETURN && k != DRVM_EV_STEP;
-  case G_NEXT:
-    return ti.nframes < g->depth || (ti.nframes == g->depth && ti.next.line != g->line);
-  case G_TO_LINE: return ti.next.line == g->line;
-  case G_UNTIL:
-    return location_matches(&g->where, &ti.next) &&
-           (g->access == 0 || (g->access == 1) == (k == DRVM_EV_READ || k == DRVM_EV_VREAD));
-  case G_RETURN: return ti.nframes < g->depth;
-  default: return true;
-  }
+  return breaks && at_breakpoint(r, thread_moves ? g->thread : v->d.suggested, &g->why);
 }
 
 /* ------------------------------------------------------------ driving */
@@ -298,6 +313,9 @@ static void drive(Repl *r, Goal *g) {
   drvm_set_goal(v->vm, &goal);
   g->races0 = v->nraces;
   g->start = v->pos;
+  DrBuf scratch = {0};
+  g->cycle0 = deadlock_cycle(r, &scratch);
+  free(scratch.data);
   g->uncaught0 = drvm_uncaught_count(v->vm);
   v->uncaught_seen = g->uncaught0;
   v->stop_on_news = g->kind != G_FINISH;
@@ -364,7 +382,9 @@ static bool parse_goal(Repl *r, const char *cmd, char **argv, int argc, Goal *g)
     long line = (long)n;
     int at = stop_line(r, line);
     if (!at) return false;
-    if (at != line) repl_say(r, "(line %ld has no event to stop before: running to line %d)", line, at);
+    if (at != line)
+      repl_say(r, "(line %ld has no access, call, return or synchronization to stop before: running to line %d)", line,
+               at);
     g->kind = G_TO_LINE;
     g->line = at;
     return true;

@@ -416,7 +416,7 @@ typedef struct {
   int nlines;
   const DrvmLocation *watches;
   int nwatches;
-  bool deadlock;            /* stop when threads wait in a cycle for each other's locks */
+  bool deadlock;            /* stop when threads come to wait in a cycle for each other's locks */
   uint64_t budget;          /* stop after this many decisions (0: no limit) */
 } DrvmGoal;
 

@@ -32,6 +32,7 @@ typedef struct {
   uint32_t *last_pc;
   int nlast;
   uint64_t picks;          /* since the goal was set */
+  bool cycle;              /* threads wait for each other's locks (a new cycle stops) */
 } Goal;
 
 /* The pending event of t as a host sees it (file, line, names). */
@@ -151,7 +152,9 @@ static DrThread *goal_pick(DrScheduler *s, DrVM *vm, DrThread *cur, DrPickReason
     t = suggested;
   }
   bool spent = g->g.budget && ++g->picks >= g->g.budget;
-  if (stop || spent || at_breakpoint(g, vm, t) || (g->g.deadlock && lock_cycle(vm))) vm->step_interrupt = 1;
+  bool was = g->cycle;
+  g->cycle = g->g.deadlock && lock_cycle(vm);
+  if (stop || spent || at_breakpoint(g, vm, t) || (g->cycle && !was)) vm->step_interrupt = 1;
   return t;
 }
 
@@ -243,6 +246,7 @@ void dr_sched_goal_set(DrScheduler *s, DrVM *vm, const DrvmGoal *goal) {
   g->g = *goal;
   g->active = true;
   g->picks = 0;
+  g->cycle = goal->deadlock && lock_cycle(vm); /* one the run stands in already does not stop it again */
   own_location(g, &g->g.where);
   if (goal->nlines > 0) {
     g->lines = dr_xmalloc(sizeof *g->lines * (size_t)goal->nlines);

@@ -65,7 +65,7 @@ def main():
     big, many = os.path.join(d, "big.dl"), os.path.join(d, "many.dl")
     open(big, "w").write(BIG)
     open(many, "w").write(MANY)
-    t = session(drvm, big, ["time step T1", "time step T1", "time back", "time back", "time goto 3000011",
+    t = session(drvm, big, ["time step T1", "time step T1", "time back", "time back", "time goto 3000012",
                             "time goto 3000013"], 1.0)
     steps = [ms for c, ms in t[1:2]]
     backs = [ms for c, ms in t if c in ("back", "goto")]
