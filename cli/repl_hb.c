@@ -117,7 +117,8 @@ static void link_sync(Graph *g, int i, const DrvmEvent *e, int *last_of, int *en
   KeyMap *m = &g->keys;
   Key k = key_of(e);
   int t = e->thread;
-  bool lock = e->kind == DRVM_EV_ACQUIRE || e->kind == DRVM_EV_WAKE || e->kind == DRVM_EV_RELEASE || e->kind == DRVM_EV_WAIT;
+  bool lock = e->kind == DRVM_EV_ACQUIRE || e->kind == DRVM_EV_WAKE || e->kind == DRVM_EV_RELEASE ||
+              e->kind == DRVM_EV_WAIT;
   int s = lock ? key_find(m, &k) : -1; /* before the arrays it may move are read */
   switch (e->kind) {
   case DRVM_EV_ACQUIRE:

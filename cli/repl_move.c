@@ -24,8 +24,7 @@ typedef struct {
   int access;           /* G_UNTIL: 0 any, 1 read, 2 write */
   ReplBp where;         /* G_UNTIL: the location */
   int races0, uncaught0;
-  uint64_t start;       /* the decision the move started at */
-  bool cycle0;          /* it started in a deadlock already */
+  int *line_bp, *watch_bp; /* the goal's breakpoint lines and watches: their r->bps entries */
   DrBuf why;            /* why the move stopped */
 } Goal;
 
@@ -101,24 +100,14 @@ static bool location_exists(Repl *r, const ReplBp *w) {
   return false;
 }
 
-static bool is_access(DrvmEventKind k) {
-  return k == DRVM_EV_READ || k == DRVM_EV_WRITE || k == DRVM_EV_VREAD || k == DRVM_EV_VWRITE;
-}
-
-static bool location_matches(const ReplBp *w, const DrvmEvent *e) {
-  if (!is_access(e->kind) || !e->cls || strcmp(e->cls, w->cls) != 0) return false;
-  if (w->object && e->object != w->object) return false;
-  if (w->field) return e->field && !strcmp(e->field, w->field);
-  return w->index < 0 || e->index == w->index;
-}
-
 /* The line where a stop for line happens (itself, or the next with an
  * event); 0 after saying why there is none. */
 static int stop_line(Repl *r, long line) {
   int at = line > 0 && line < 1000000 ? drvm_line_event(r->cur->vm, (int)line) : 0;
   if (at == 0) repl_err(r, "line %ld of %s has no code", line, r->o.prog);
-  else if (at < 0) repl_err(r, "line %ld of %s has no access, call, return or synchronization after it to stop before", line,
-                            r->o.prog);
+  else if (at < 0)
+    repl_err(r, "line %ld of %s has no access, call, return or synchronization after it to stop before", line,
+             r->o.prog);
   return at > 0 ? at : 0;
 }
 
@@ -153,26 +142,19 @@ static bool deadlock_cycle(Repl *r, DrBuf *why) {
   return false;
 }
 
-/* A breakpoint or watch the thread about to move (t) is about to hit. */
-static bool at_breakpoint(Repl *r, int t, DrBuf *why) {
+/* "breakpoint 2: T1 is about to write Account#1.balance at bank.dl:14". */
+static void hit_text(Repl *r, const ReplBp *b, DrBuf *why) {
   const DrvmDecision *d = &r->cur->d;
   const DrvmEvent *e = NULL;
   for (int c = 0; c < d->nchoices; c++)
-    if (d->choices[c].thread == t) e = d->choices[c].next;
-  for (int i = 0; e && i < r->nbps; i++) {
-    const ReplBp *b = &r->bps[i];
-    bool hit = b->kind == BP_LINE ? e->line == b->line
-                                  : b->kind == BP_WATCH && location_matches(b, e);
-    if (!hit) continue;
-    char text[300];
-    if (e->kind == DRVM_EV_STEP)
-      snprintf(text, sizeof text, "execute %s:%d (%s.%s)", e->file, e->line, e->method_class, e->method);
-    else
-      drvm_event_text(e, text, sizeof text);
-    dr_buf_printf(why, "%s %d: T%d is about to %s", b->kind == BP_LINE ? "breakpoint" : "watch", b->id, t, text);
-    return true;
-  }
-  return false;
+    if (d->choices[c].thread == d->suggested) e = d->choices[c].next;
+  char text[300] = "";
+  if (e && e->kind == DRVM_EV_STEP)
+    snprintf(text, sizeof text, "execute %s:%d (%s.%s)", e->file, e->line, e->method_class, e->method);
+  else if (e)
+    drvm_event_text(e, text, sizeof text);
+  dr_buf_printf(why, "%s %d: T%d is about to %s", b->kind == BP_LINE ? "breakpoint" : "watch", b->id, d->suggested,
+                text);
 }
 
 static bool has_bp(Repl *r, ReplBpKind k) {
@@ -209,26 +191,10 @@ static void why_not(Repl *r, int t, DrBuf *b) {
 }
 
 /* Whether the move stops at the decision the run now stands at; why. */
-/* Whether the moving thread has reached the move's goal (-1: it cannot
- * go on). */
-static int reached(Repl *r, Goal *g, DrvmThreadInfo *ti) {
-  ReplVM *v = r->cur;
-  if (!drvm_thread_info(v->vm, g->thread, ti) || !ti->enabled) return -1;
-  DrvmEventKind k = ti->next.kind;
-  switch (g->kind) {
-  case G_STEP: return v->d.reason != DRVM_DECIDE_PREEMPT && k != DRVM_EV_RETURN && k != DRVM_EV_STEP;
-  case G_NEXT: return ti->nframes < g->depth || (ti->nframes == g->depth && ti->next.line != g->line);
-  case G_TO_LINE: return ti->next.line == g->line;
-  case G_UNTIL:
-    return location_matches(&g->where, &ti->next) &&
-           (g->access == 0 || (g->access == 1) == (k == DRVM_EV_READ || k == DRVM_EV_VREAD));
-  case G_RETURN: return ti->nframes < g->depth;
-  default: return 0;
-  }
-}
-
 /* Whether the move stops at the decision the run now stands at, and why
- * (nothing to say when it simply got where it was going). */
+ * (nothing to say when it simply got where it was going).  The run
+ * stopped where its goal said (drvm_goal_stop), or for a race, an
+ * exception or Ctrl-C (drvm_interrupt), or at its end. */
 static bool stops(Repl *r, Goal *g) {
   ReplVM *v = r->cur;
   if (!v->at_decision) {
@@ -248,21 +214,21 @@ static bool stops(Repl *r, Goal *g) {
     dr_buf_append_str(&g->why, "an exception escaped a thread");
     return true;
   }
-  /* a deadlock formed during the move (not one it started in) */
-  if (breaks && !g->cycle0 && has_bp(r, BP_DEADLOCK) && deadlock_cycle(r, &g->why)) return true;
-  bool thread_moves = g->kind != G_CONTINUE && g->kind != G_FINISH;
-  if (thread_moves) {
-    DrvmThreadInfo ti;
-    int done = reached(r, g, &ti);
-    if (done < 0 && g->kind != G_STEP) why_not(r, g->thread, &g->why);
-    if (done) return true;
-    if (v->d.number - g->start >= REPL_MOVE_BUDGET) {
-      dr_buf_printf(&g->why, "T%d ran %d decisions alone without getting there (does it wait for another "
-                             "thread? continue lets the others run)", g->thread, REPL_MOVE_BUDGET);
-      return true;
-    }
+  int index;
+  switch (drvm_goal_stop(v->vm, &index)) {
+  case DRVM_GOAL_REACHED: return true;
+  case DRVM_GOAL_BLOCKED:
+    if (g->kind != G_STEP) why_not(r, g->thread, &g->why);
+    return true;
+  case DRVM_GOAL_DEADLOCK: deadlock_cycle(r, &g->why); return true;
+  case DRVM_GOAL_LINE: hit_text(r, &r->bps[g->line_bp[index]], &g->why); return true;
+  case DRVM_GOAL_WATCH: hit_text(r, &r->bps[g->watch_bp[index]], &g->why); return true;
+  case DRVM_GOAL_BUDGET:
+    dr_buf_printf(&g->why, "T%d ran %d decisions alone without getting there (does it wait for another "
+                           "thread? continue lets the others run)", g->thread, REPL_MOVE_BUDGET);
+    return true;
+  default: return false; /* a stop for a race the move does not break at: on */
   }
-  return breaks && at_breakpoint(r, thread_moves ? g->thread : v->d.suggested, &g->why);
 }
 
 /* ------------------------------------------------------------ driving */
@@ -275,7 +241,7 @@ static DrvmLocation location_of(const ReplBp *b, int access) {
 /* The move as a goal the run pursues by itself (include/drvm.h): it
  * stops only where the move may end.  *lines and *watches: the
  * breakpoints' arrays, freed by the caller. */
-static void make_goal(Repl *r, const Goal *g, DrvmGoal *out, int **lines, DrvmLocation **watches) {
+static void make_goal(Repl *r, Goal *g, DrvmGoal *out, int **lines, DrvmLocation **watches) {
   static const DrvmUntil until[] = {[G_STEP] = DRVM_UNTIL_EVENT, [G_NEXT] = DRVM_UNTIL_NEW_LINE,
                                     [G_TO_LINE] = DRVM_UNTIL_LINE, [G_UNTIL] = DRVM_UNTIL_ACCESS,
                                     [G_RETURN] = DRVM_UNTIL_RETURN, [G_CONTINUE] = DRVM_UNTIL_NONE,
@@ -289,9 +255,16 @@ static void make_goal(Repl *r, const Goal *g, DrvmGoal *out, int **lines, DrvmLo
   out->where = location_of(&g->where, g->access);
   *lines = dr_xcalloc((size_t)r->nbps + 1, sizeof **lines);
   *watches = dr_xcalloc((size_t)r->nbps + 1, sizeof **watches);
+  g->line_bp = dr_xcalloc((size_t)r->nbps + 1, sizeof *g->line_bp);
+  g->watch_bp = dr_xcalloc((size_t)r->nbps + 1, sizeof *g->watch_bp);
   for (int i = 0; g->kind != G_FINISH && i < r->nbps; i++) {
-    if (r->bps[i].kind == BP_LINE) (*lines)[out->nlines++] = r->bps[i].line;
-    if (r->bps[i].kind == BP_WATCH) (*watches)[out->nwatches++] = location_of(&r->bps[i], 0);
+    if (r->bps[i].kind == BP_LINE) {
+      g->line_bp[out->nlines] = i;
+      (*lines)[out->nlines++] = r->bps[i].line;
+    } else if (r->bps[i].kind == BP_WATCH) {
+      g->watch_bp[out->nwatches] = i;
+      (*watches)[out->nwatches++] = location_of(&r->bps[i], 0);
+    }
     if (r->bps[i].kind == BP_DEADLOCK) out->deadlock = true;
   }
   out->lines = *lines;
@@ -312,10 +285,6 @@ static void drive(Repl *r, Goal *g) {
   make_goal(r, g, &goal, &lines, &watches);
   drvm_set_goal(v->vm, &goal);
   g->races0 = v->nraces;
-  g->start = v->pos;
-  DrBuf scratch = {0};
-  g->cycle0 = deadlock_cycle(r, &scratch);
-  free(scratch.data);
   g->uncaught0 = drvm_uncaught_count(v->vm);
   v->uncaught_seen = g->uncaught0;
   v->stop_on_news = g->kind != G_FINISH;
@@ -331,6 +300,8 @@ static void drive(Repl *r, Goal *g) {
   if (v->at_decision) drvm_set_goal(v->vm, NULL);
   free(lines);
   free(watches);
+  free(g->line_bp);
+  free(g->watch_bp);
   drvm_set_stepping(v->vm, DRVM_POINT_ACCESS | DRVM_POINT_CALL, r->every);
 }
 

@@ -420,11 +420,25 @@ typedef struct {
   uint64_t budget;          /* stop after this many decisions (0: no limit) */
 } DrvmGoal;
 
+/* Why a goal stopped the run where it stands. */
+typedef enum {
+  DRVM_GOAL_NOT_STOPPED,    /* it did not: drvm_interrupt, the end, or no goal */
+  DRVM_GOAL_REACHED,        /* `until` holds */
+  DRVM_GOAL_BLOCKED,        /* the goal's thread cannot run */
+  DRVM_GOAL_DEADLOCK,       /* a cycle of lock waits formed */
+  DRVM_GOAL_LINE,           /* the thread about to run arrives at lines[index] */
+  DRVM_GOAL_WATCH,          /* it is about to access watches[index] */
+  DRVM_GOAL_BUDGET,         /* `budget` decisions passed */
+} DrvmGoalStop;
+
 /* At a decision of a stepping run (drvm_set_stepping before drvm_start):
  * the goal of the next drvm_run_until_decision, which then stops only
  * where the goal says (or drvm_interrupt, or the end); NULL: none (the
  * goal is copied).  Decide the first move with drvm_decide as usual. */
 bool drvm_set_goal(DrVM *vm, const DrvmGoal *goal);
+/* At the decision the run stopped at: why the goal stopped it, and
+ * *index (may be NULL) the breakpoint or watch. */
+DrvmGoalStop drvm_goal_stop(const DrVM *vm, int *index);
 /* Runs to the end with the scheduler deciding. */
 bool drvm_run_to_end(DrVM *vm);
 /* After the end: finishes the detector (its summary), the scheduler and

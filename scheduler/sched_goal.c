@@ -33,6 +33,8 @@ typedef struct {
   int nlast;
   uint64_t picks;          /* since the goal was set */
   bool cycle;              /* threads wait for each other's locks (a new cycle stops) */
+  DrvmGoalStop why;        /* why it stopped the run at the last pick */
+  int why_index;           /* the breakpoint or watch */
 } Goal;
 
 /* The pending event of t as a host sees it (file, line, names). */
@@ -78,17 +80,18 @@ static bool arrived(Goal *g, DrThread *t, int line, uint32_t pc) {
 }
 
 /* The thread about to run, t, arrives at a breakpoint's line or is about
- * to access a watched location (threads that do not move hit nothing). */
-static bool at_breakpoint(Goal *g, DrVM *vm, DrThread *t) {
+ * to access a watched location (threads that do not move hit nothing):
+ * DRVM_GOAL_LINE or _WATCH with *index, else DRVM_GOAL_NOT_STOPPED. */
+static DrvmGoalStop at_breakpoint(Goal *g, DrVM *vm, DrThread *t, int *index) {
   DrEvent ev;
   int line;
   pending(vm, t, &ev, &line);
   bool moved = arrived(g, t, line, ev.pc);
   for (int k = 0; k < g->g.nlines; k++)
-    if (line == g->lines[k] && moved) return true;
+    if (line == g->lines[k] && moved) return *index = k, DRVM_GOAL_LINE;
   for (int k = 0; k < g->g.nwatches; k++)
-    if (location_is(&g->watches[k], &ev)) return true;
-  return false;
+    if (location_is(&g->watches[k], &ev)) return *index = k, DRVM_GOAL_WATCH;
+  return DRVM_GOAL_NOT_STOPPED;
 }
 
 /* The monitor t waits for, taken or about to be taken, and its owner. */
@@ -141,21 +144,33 @@ static DrThread *goal_pick(DrScheduler *s, DrVM *vm, DrThread *cur, DrPickReason
   /* the chosen scheduler is asked as at a person's decision, and told
    * when it is overridden (a replayed prefix then ends) */
   DrThread *suggested = g->inner->pick(g->inner, vm, cur, reason);
-  bool stop = false;
+  DrvmGoalStop why = DRVM_GOAL_NOT_STOPPED;
   if (t && !dr_sched_is_enabled(vm, t)) {
-    stop = true; /* it cannot go on: the person decides what next */
+    why = DRVM_GOAL_BLOCKED; /* it cannot go on: the person decides what next */
     t = suggested;
   } else if (t) {
-    stop = reached(g, vm, t, reason);
+    if (reached(g, vm, t, reason)) why = DRVM_GOAL_REACHED;
     if (t != suggested && g->inner->overridden) g->inner->overridden(g->inner, vm, t);
   } else {
     t = suggested;
   }
-  bool spent = g->g.budget && ++g->picks >= g->g.budget;
   bool was = g->cycle;
   g->cycle = g->g.deadlock && lock_cycle(vm);
-  if (stop || spent || at_breakpoint(g, vm, t) || (g->cycle && !was)) vm->step_interrupt = 1;
+  int index = -1;
+  DrvmGoalStop hit = at_breakpoint(g, vm, t, &index); /* always: it follows where threads stand */
+  if (!why && g->cycle && !was) why = DRVM_GOAL_DEADLOCK;
+  if (!why) why = hit;
+  if (!why && g->g.budget && ++g->picks >= g->g.budget) why = DRVM_GOAL_BUDGET;
+  g->why = why;
+  g->why_index = index;
+  if (why) vm->step_interrupt = 1;
   return t;
+}
+
+DrvmGoalStop dr_sched_goal_stop(DrScheduler *s, int *index) {
+  Goal *g = (Goal *)s;
+  if (index) *index = g->why_index;
+  return g->active ? g->why : DRVM_GOAL_NOT_STOPPED;
 }
 
 static void goal_overridden(DrScheduler *s, DrVM *vm, DrThread *chosen) {
@@ -246,6 +261,7 @@ void dr_sched_goal_set(DrScheduler *s, DrVM *vm, const DrvmGoal *goal) {
   g->g = *goal;
   g->active = true;
   g->picks = 0;
+  g->why = DRVM_GOAL_NOT_STOPPED;
   g->cycle = goal->deadlock && lock_cycle(vm); /* one the run stands in already does not stop it again */
   own_location(g, &g->g.where);
   if (goal->nlines > 0) {

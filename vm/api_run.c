@@ -102,7 +102,8 @@ bool drvm_replay_decisions(DrVM *vm, DrVM *from, uint64_t n) {
   }
   if (picks) {
     free(copy);
-    return dr_api_fail(vm, "drvm_replay_decisions: the other VM has taken fewer than %llu decisions", (unsigned long long)n);
+    return dr_api_fail(vm, "drvm_replay_decisions: the other VM has taken fewer than %llu decisions",
+                       (unsigned long long)n);
   }
   DrScheduler *r = dr_sched_prefix(copy, k, fa->recorder->points, NULL);
   free(copy);
@@ -293,6 +294,13 @@ int drvm_run_to_decision(DrVM *vm, uint64_t number, DrvmDecision *d) {
 }
 
 uint64_t drvm_decision_count(const DrVM *vm) { return vm->sched_decisions; }
+
+DrvmGoalStop drvm_goal_stop(const DrVM *vm, int *index) {
+  const DrApi *a = vm->api;
+  if (index) *index = -1;
+  if (!a->goal || a->state != DR_API_DECISION) return DRVM_GOAL_NOT_STOPPED;
+  return dr_sched_goal_stop(a->goal, index);
+}
 
 bool drvm_set_goal(DrVM *vm, const DrvmGoal *goal) {
   if (!dr_api_check(vm, "drvm_set_goal", DR_API_DECISION, DR_API_DECIDED)) return false;

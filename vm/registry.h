@@ -69,6 +69,7 @@ void dr_sched_replay_then(DrScheduler *replay, DrScheduler *then);
 DrScheduler *dr_sched_goal(DrScheduler *inner);
 void dr_sched_goal_set(DrScheduler *goal, DrVM *vm, const DrvmGoal *g);
 void dr_sched_goal_set_inner(DrScheduler *goal, DrScheduler *inner);
+DrvmGoalStop dr_sched_goal_stop(DrScheduler *goal, int *index);
 /* Ends a replay here: the rest of its recording is dropped. */
 void dr_sched_replay_cut(DrScheduler *replay);
 

@@ -194,6 +194,7 @@ static void goals(Check *t) {
   DrvmThreadInfo ti;
   CHECK(t, drvm_thread_info(vm, 0, &ti) && ti.next.kind == DRVM_EV_WRITE && !strcmp(ti.next.field, "c"));
   CHECK(t, d.suggested == 0);
+  CHECK(t, drvm_goal_stop(vm, NULL) == DRVM_GOAL_REACHED);
   /* a breakpoint on the println line, the scheduler deciding */
   int line = 11;
   memset(&g, 0, sizeof g);
@@ -204,6 +205,8 @@ static void goals(Check *t) {
   bool at11 = false;
   for (int i = 0; i < d.nchoices; i++) at11 |= d.choices[i].next->line == 11;
   CHECK(t, at11);
+  int index;
+  CHECK(t, drvm_goal_stop(vm, &index) == DRVM_GOAL_LINE && index == 0);
   CHECK_STR(t, out_text(&s.out), ""); /* before the println */
   CHECK(t, drvm_set_goal(vm, NULL) && drvm_run_to_end(vm));
   CHECK_HAS(t, out_text(&s.out), "c=");
