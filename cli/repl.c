@@ -183,6 +183,7 @@ static void loop(Repl *r) {
       if (*s && *s != '\n') printf("> %s%s", s, s[strlen(s) - 1] == '\n' ? "" : "\n");
     }
     interrupted = 0;
+    repl_stage_poll(r);
     running_vm = r->cur->vm;
     run_command(r, line);
     running_vm = NULL;

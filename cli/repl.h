@@ -133,14 +133,14 @@ typedef struct ReplStager ReplStager;
 /* Copies kept, and the smallest position worth a copy (below it a replay
  * takes a few milliseconds). */
 enum { REPL_STAGED = 4, REPL_STAGE_MIN = 20000 };
-/* Starts copying the run where it stands, in the background. */
+/* Queues a copy of the run where it stands, made in the background. */
 void repl_stage(Repl *r);
+/* Frees the copies no longer worth keeping: before each command. */
+void repl_stage_poll(Repl *r);
 /* A copy standing at decision pos (removed from the cache), or NULL. */
 ReplVM *repl_stage_take(Repl *r, uint64_t pos);
 /* Drops the copies past pos: the history after it is being rewritten. */
 void repl_stage_forget_after(Repl *r, uint64_t pos);
-/* Waits for the copy under way (before changing what it reads). */
-void repl_stage_wait(Repl *r);
 void repl_stage_free(Repl *r);
 
 /* repl_show.c */

@@ -384,7 +384,6 @@ static bool parse_goal(Repl *r, const char *cmd, char **argv, int argc, Goal *g)
 static bool switch_scheduler(Repl *r, char **argv, int argc) {
   DrBuf opts = {0};
   for (int i = 2; i < argc; i++) dr_buf_printf(&opts, "%s%s", i > 2 ? " " : "", argv[i]);
-  repl_stage_wait(r); /* it reads r->sched */
   bool ok = drvm_switch_scheduler(r->cur->vm, argv[1], opts.data);
   if (!ok) repl_err(r, "%s", drvm_error(r->cur->vm));
   else if (r->cur->rec_left > r->cur->pos) r->cur->rec_left = r->cur->pos; /* it ends a recording's replay */
