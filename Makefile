@@ -115,6 +115,13 @@ asan: $(FFI_TEST_LIB)
 	ASAN_OPTIONS=detect_leaks=1 python3 tests/hunting.py ./drvm-asan --seeds 2
 	ASAN_OPTIONS=detect_leaks=1 python3 tests/repl/run.py --drvm ./drvm-asan
 	ASAN_OPTIONS=detect_leaks=1 python3 tests/repl/tty_test.py --drvm ./drvm-asan
+	$(MAKE) tsan
+
+# ThreadSanitizer over the one place drvm uses a second thread: the REPL's
+# copies for going back (cli/repl_stage.c).
+tsan:
+	$(MAKE) BUILD=build-tsan OPT="-O1 -g -fsanitize=thread" LDFLAGS="-fsanitize=thread" build-tsan/drvm
+	TSAN_OPTIONS=halt_on_error=1 python3 tests/repl/run.py --drvm build-tsan/drvm
 
 # drvm with the event stream's hooks compiled out, for make bench to
 # measure what they cost when no listener is attached.
@@ -188,7 +195,7 @@ demo: drvm
 	./drvm run lang-examples/life.dl
 
 clean:
-	rm -rf build build-asan build-fuzz build-libfuzzer build-nohooks build-stress build-switch drvm drvm-asan libdrvm.a libdrvm.so
+	rm -rf build build-asan build-tsan build-fuzz build-libfuzzer build-nohooks build-stress build-switch drvm drvm-asan libdrvm.a libdrvm.so
 
-.PHONY: all test unit api stress asan bench demo clean fuzz fuzz-smoke fuzz-bins
+.PHONY: all test unit api stress asan tsan bench demo clean fuzz fuzz-smoke fuzz-bins
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -375,7 +375,7 @@ int drvm_run_to_decision(DrVM *vm, uint64_t number, DrvmDecision *d);
 uint64_t drvm_decision_count(const DrVM *vm);
 /* Asks a stepping run to stop at its next scheduling point, even a
  * single-choice one: for Ctrl-C in an interactive host.  Safe to call
- * from a signal handler. */
+ * from a signal handler or from another thread (the only call that is). */
 void drvm_interrupt(DrVM *vm);
 /* At a decision: another scheduler (registry name and options, as
  * drvm_set_scheduler) suggests from here on; it suggests this decision

@@ -262,10 +262,7 @@ void dr_vm_set_scheduler(DrVM *vm, DrScheduler *s, unsigned extra_points) {
 
 /* A stepping host sees this decision: it has a choice, or wants all. */
 static bool step_here(DrVM *vm) {
-  if (vm->step_interrupt) {
-    vm->step_interrupt = 0;
-    return true;
-  }
+  if (atomic_exchange(&vm->step_interrupt, 0)) return true;
   if (vm->step_target != UINT64_MAX) return vm->sched_decisions - 1 >= vm->step_target;
   if (vm->step_goal) return false;
   if (vm->step_every) return true;

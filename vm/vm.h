@@ -3,7 +3,7 @@
 #ifndef DR_VM_H
 #define DR_VM_H
 
-#include <signal.h>
+#include <stdatomic.h>
 
 #include "buf.h"
 #include "thread.h"
@@ -150,8 +150,8 @@ typedef struct DrVM {
   bool step_every;         /* single-choice ones too */
   uint64_t step_target;    /* stop only at this decision (UINT64_MAX: none) */
   bool step_goal;          /* a goal scheduler decides where to stop (step_interrupt) */
-  volatile sig_atomic_t step_interrupt; /* a host asked (maybe from a signal
-                              handler) to stop at the next scheduling point */
+  atomic_int step_interrupt; /* a host asked (maybe from a signal handler or
+                              another thread) to stop at the next scheduling point */
   bool suspended;          /* the interpreter returned at a decision */
   int suspend_reason;      /* its DrPickReason */
   struct DrThread *suggested; /* the scheduler's pick there */
