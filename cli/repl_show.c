@@ -335,6 +335,25 @@ static void cmd_print(Repl *r, char **argv, int argc) {
   char val[512];
   const char *hash = strchr(w, '#');
   const char *br = hash ? strchr(hash, '[') : NULL;
+  const char *last = strrchr(w, '[');
+  if (!hash && last && last > w && w[strlen(w) - 1] == ']') { /* Class.field[3]: an element of an array a static holds */
+    char left[256], idx[32];
+    snprintf(left, sizeof left, "%.*s", (int)(last - w), w);
+    snprintf(idx, sizeof idx, "%.*s", (int)strcspn(last + 1, "]"), last + 1);
+    const char *dot = strrchr(left, '.');
+    char cls[256];
+    snprintf(cls, sizeof cls, "%.*s", dot ? (int)(dot - left) : 0, left);
+    if (!dot || !drvm_static_value(vm, cls, dot + 1, val, sizeof val)) {
+      repl_err(r, "%s", dot ? drvm_error(vm) : "print Class.field[3], or int[]#2[3]");
+      return;
+    }
+    char arr[512];
+    memcpy(arr, val, sizeof arr);
+    if (!strcmp(arr, "null")) repl_err(r, "%s is null", left);
+    else if (!drvm_field_value(vm, arr, idx, val, sizeof val)) repl_err(r, "%s", drvm_error(vm));
+    else repl_say(r, "  %s = %s  (%s[%s])", w, val, arr, idx);
+    return;
+  }
   const char *dot = strrchr(w, '.');
   if (hash && br) { /* int[]#2[3] */
     char obj[256], idx[32];
