@@ -365,7 +365,9 @@ static DrScheduler *replay_init(Tape *t, unsigned points) {
 DrScheduler *dr_sched_prefix(const DrSchedAnswer *answers, int n, unsigned points, DrScheduler *then) {
   Tape *t = dr_xcalloc(1, sizeof *t);
   t->path = dr_strdup("a decision prefix");
-  for (int i = 0; i < n; i++) DR_PUSH(t->log, t->nlog, t->log_cap, answers[i]);
+  t->log = dr_xmalloc(sizeof *t->log * (size_t)(n > 0 ? n : 1));
+  if (n > 0) memcpy(t->log, answers, sizeof *t->log * (size_t)n);
+  t->nlog = t->log_cap = n;
   t->inner = then;
   return replay_init(t, points);
 }

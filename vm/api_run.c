@@ -86,25 +86,30 @@ bool drvm_replay_decisions(DrVM *vm, DrVM *from, uint64_t n) {
   if (fa->program_hash != a->program_hash) return dr_api_fail(vm, "drvm_replay_decisions: the VMs run other programs");
   const DrSchedAnswer *log;
   int nlog = dr_sched_record_log(fa->recorder, &log);
-  DrSchedAnswer *copy = dr_xmalloc(sizeof *copy * (size_t)(nlog + 1));
+  /* the answers before pick n, as drvm_save_decisions_upto writes them:
+   * a run of repeated picks cut inside ends the prefix */
   int k = 0;
-  uint64_t picks = n;
-  for (int i = 0; i < nlog; i++) { /* the answers before pick n, as drvm_save_decisions_upto writes them */
-    copy[k] = log[i];
-    bool cut = false; /* the picks end inside this run of repeats: what follows comes later */
-    if (log[i].type == 'P') {
-      if (picks == 0) break;
-      if (copy[k].count > picks) copy[k].count = picks, cut = true;
-      picks -= copy[k].count;
+  uint64_t picks = n, last = 0;
+  for (; k < nlog; k++) {
+    if (log[k].type != 'P') continue;
+    if (picks == 0) break;
+    if (log[k].count >= picks) {
+      last = picks;
+      picks = 0;
+      if (log[k].count > last) {
+        k++;
+        break;
+      }
+      last = 0;
+      continue;
     }
-    k++;
-    if (cut) break;
+    picks -= log[k].count;
   }
-  if (picks) {
-    free(copy);
-    return dr_api_fail(vm, "drvm_replay_decisions: the other VM has taken fewer than %llu decisions",
-                       (unsigned long long)n);
-  }
+  if (picks) return dr_api_fail(vm, "drvm_replay_decisions: the other VM has taken fewer than %llu decisions",
+                                (unsigned long long)n);
+  DrSchedAnswer *copy = dr_xmalloc(sizeof *copy * (size_t)(k + 1));
+  memcpy(copy, log, sizeof *copy * (size_t)k);
+  if (last) copy[k - 1].count = last;
   DrScheduler *r = dr_sched_prefix(copy, k, fa->recorder->points, NULL);
   free(copy);
   if (a->replay) a->replay->destroy(a->replay);
