@@ -60,8 +60,10 @@ static const char *const repl_intro =
     "ordered (hb).  Commands come from the terminal (readline: history, Tab\n"
     "completion), or from --script FILE or a pipe as a plain transcript.\n"
     "--replay FILE walks through a recording (drvm run --record, drvm hunt's\n"
-    "witnesses).  The options are drvm run's; --sched is the scheduler that\n"
-    "continue uses.\n"
+    "witnesses), forward and back.  The options are drvm run's; --sched is\n"
+    "the scheduler that continue uses, and --seed is 0 unless given, so that\n"
+    "a session is the same every time.  Exit status: 0 after a session, 2 on\n"
+    "a usage error, 3 on a compile error.\n"
     "\n"
     "options:\n";
 

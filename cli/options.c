@@ -286,6 +286,10 @@ int dr_ro_parse(DrRunOpts *o, int argc, char **argv) {
       if (!take_option(o, id, attached, argc, argv, &i)) return DRVM_EXIT_USAGE;
     } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
       return DR_RO_HELP;
+    } else if (a[0] == '-' && a[1] && strcmp(cmd, "run") != 0 && find_row("run", a, &attached) >= 0) {
+      char msg[160];
+      snprintf(msg, sizeof msg, "%%s is an option of drvm run, not of drvm %s", cmd);
+      return dr_usage_error(msg, a);
     } else if (a[0] == '-' && a[1]) {
       return dr_usage_error("unknown option '%s'", a);
     } else if (!o->prog) {

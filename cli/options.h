@@ -78,7 +78,7 @@ enum {
 #define DR_RUN_OPTIONS(X)                                                                                              \
   X(REPLAY, "--replay", NULL, "FILE", DR_TO_CLI, NULL, DR_VAL(DR_V_STR), DR_RR_REPLAY, 0,                              \
     "reproduce a recorded run exactly (other scheduling options are ignored)")                                         \
-  X(PREFIX, "--replay-prefix", NULL, "FILE", DR_TO_CLI, NULL, DR_VAL(DR_V_STR), DR_RR_SCHED, 0,                        \
+  X(PREFIX, "--replay-prefix", NULL, "FILE", DR_TO_CLI, NULL, DR_VAL(DR_V_STR), DR_RR_SCHED, DR_F_RUN_ONLY,                        \
     "replay FILE's decisions while they last, then let --sched decide (seeded by --seed, else FILE's seed)")           \
   X(SCHED, "--sched", NULL, "NAME", DR_TO_SCHED, NULL, DR_VAL_NAME("native"), DR_RR_SCHED, 0,                          \
     "the thread scheduler:")                                                                                           \

@@ -194,7 +194,6 @@ static void loop(Repl *r) {
 
 /* ------------------------------------------------------------ setting up */
 
-static int usage(const char *msg, const char *arg) { return dr_usage_error(msg, arg); }
 
 static bool read_program(Repl *r) {
   r->text = dr_read_file(r->o.prog, &r->len);
@@ -280,10 +279,6 @@ int dr_cmd_repl(int argc, char **argv) {
   if (status) {
     dr_ro_free(&r.o);
     return status;
-  }
-  if (dr_ro_given(&r.o, DR_RO_PREFIX)) {
-    dr_ro_free(&r.o);
-    return usage("%s: use --replay FILE (the REPL walks through it and goes on with --sched)", "--replay-prefix");
   }
   r.seed = dr_ro_num(&r.o, DR_RO_SEED);
   r.sched = dr_strdup(dr_ro_get(&r.o, DR_RO_SCHED));

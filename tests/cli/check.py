@@ -71,10 +71,10 @@ def usage_errors():
          "--replay-prefix: give one recording (--replay or --replay-prefix), once"),
         (["run", "--mtr-out", "m", LOST], "--mtr-in and --mtr-out go with --sched drfinder"),
         (["run", "--sched", "pct", "--race-pairs", "p", LOST], "--race-pairs and --pair go with --sched racefuzzer"),
-        (["check", "--sched", "random", LOST], "unknown option '--sched'"),
+        (["check", "--sched", "random", LOST], "--sched is an option of drvm run, not of drvm check"),
         (["check", LOST, "extra"], "unexpected argument 'extra'"),
         (["check", LOST, "--", "x"], "'check' takes no program arguments"),
-        (["disasm", "--lib", "x.so", LOST], "unknown option '--lib'"),
+        (["disasm", "--lib", "x.so", LOST], "--lib is an option of drvm run, not of drvm disasm"),
         (["bogus"], "unknown command 'bogus'"),
         (["help", "bogus"], "no help for 'bogus'"),
     ]
