@@ -16,6 +16,12 @@ directory, and add that run to the transcript:
     # before: drvm run --sched random --seed 4 --record w.rec lost.dl
     # after: drvm run --replay saved.rec lost.dl
 
+A setup line runs drvm before the session and adds only its exit status
+to the transcript (for a command whose output varies, as `drvm hunt`'s
+timings do):
+
+    # setup: drvm hunt repl_hidden.dl --runs 1 --techniques drfinder --seed 1 --dir h
+
 A third runs drvm after the session too, and requires its standard output
 to be the program output the session showed (its "| " lines), whatever
 the .out says: a recording saved by the REPL must replay to the same
@@ -87,13 +93,13 @@ def parse_header(path):
         if not line.startswith("#"):
             break
         body = line[1:].strip()
-        for key, into, same in (("before:", before, False), ("after:", after, False),
+        for key, into, same in (("before:", before, False), ("setup:", before, True), ("after:", after, False),
                                 ("same-output:", after, True)):
             if body.startswith(key):
                 cmd = shlex.split(body[len(key):])
                 if not cmd or cmd[0] != "drvm":
                     raise ValueError("%s: '%s' must run drvm" % (path, line))
-                into.append((cmd[1:], same) if into is after else cmd[1:])
+                into.append((cmd[1:], same))
     return args, before, after
 
 
@@ -135,9 +141,10 @@ def run_test(drvm, name, timeout):
     try:
         stage(tmp)
         text = ""
-        for b in before:
+        for b, quiet in before:
             text += "$ drvm %s\n" % " ".join(shlex.quote(a) for a in b)
-            text += run_drvm(drvm, b, tmp, timeout)[0]
+            t = run_drvm(drvm, b, tmp, timeout)[0]
+            text += t[t.rindex("--- exit"):] if quiet else t
         repl = ["repl"] + ([] if "--script" in args else ["--script", cmds]) + args
         if before or after:
             text += "$ drvm repl %s\n" % " ".join(shlex.quote(a) for a in args)
