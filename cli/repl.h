@@ -198,8 +198,8 @@ const char *repl_c(Repl *r, const char *esc);
   X("goto", "g", "K", "go to decision #K (back, or forward again after back)")                        \
   X("history", "h", "[N|all]", "the last N events (default 20), one column per thread")              \
   X("where", "w", "[T]", "T's stack with file:line, locks held and the lock it waits for (default: all)") \
-  X("print", "p", "WHAT", "Class.field, Account#1, Account#1.balance, int[]#2[3], a local (T1 x, "   \
-                          "T1.2 x: frame 2)")                                                         \
+  X("print", "p", "WHAT", "Class.field, Class.field[3], Account#1, Account#1.balance, int[]#2[3], a " \
+                          "local (T1 x, T1.2 x: frame 2)")                                            \
   X("locks", NULL, "", "every monitor held, by whom, and who waits for it")                          \
   X("clock", NULL, "T", "T's vector clock, as the race detector sees it")                            \
   X("hb", NULL, "A B", "are events #A and #B (or thread B's next event: T2) ordered? the chain, or why "  \
