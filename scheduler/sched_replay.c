@@ -362,14 +362,19 @@ static DrScheduler *replay_init(Tape *t, unsigned points) {
   return &t->base;
 }
 
-DrScheduler *dr_sched_prefix(const DrSchedAnswer *answers, int n, unsigned points, DrScheduler *then) {
+DrScheduler *dr_sched_prefix_take(DrSchedAnswer *answers, int n, unsigned points, DrScheduler *then) {
   Tape *t = dr_xcalloc(1, sizeof *t);
   t->path = dr_strdup("a decision prefix");
-  t->log = dr_xmalloc(sizeof *t->log * (size_t)(n > 0 ? n : 1));
-  if (n > 0) memcpy(t->log, answers, sizeof *t->log * (size_t)n);
+  t->log = answers;
   t->nlog = t->log_cap = n;
   t->inner = then;
   return replay_init(t, points);
+}
+
+DrScheduler *dr_sched_prefix(const DrSchedAnswer *answers, int n, unsigned points, DrScheduler *then) {
+  DrSchedAnswer *copy = dr_xmalloc(sizeof *copy * (size_t)(n > 0 ? n : 1));
+  if (n > 0) memcpy(copy, answers, sizeof *copy * (size_t)n);
+  return dr_sched_prefix_take(copy, n, points, then);
 }
 
 void dr_sched_replay_then(DrScheduler *replay, DrScheduler *then) {

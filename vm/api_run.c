@@ -110,8 +110,7 @@ bool drvm_replay_decisions(DrVM *vm, DrVM *from, uint64_t n) {
   DrSchedAnswer *copy = dr_xmalloc(sizeof *copy * (size_t)(k + 1));
   memcpy(copy, log, sizeof *copy * (size_t)k);
   if (last) copy[k - 1].count = last;
-  DrScheduler *r = dr_sched_prefix(copy, k, fa->recorder->points, NULL);
-  free(copy);
+  DrScheduler *r = dr_sched_prefix_take(copy, k, fa->recorder->points, NULL);
   if (a->replay) a->replay->destroy(a->replay);
   a->replay = r;
   a->replay_prefix = true;

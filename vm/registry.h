@@ -62,6 +62,8 @@ int dr_sched_record_log(DrScheduler *rec, const DrSchedAnswer **out);
  * decide: the re-playable prefix that systematic exploration branches
  * from.  Destroying it destroys then. */
 DrScheduler *dr_sched_prefix(const DrSchedAnswer *answers, int n, unsigned points, DrScheduler *then);
+/* The same, taking answers (malloc'd) over instead of copying them. */
+DrScheduler *dr_sched_prefix_take(DrSchedAnswer *answers, int n, unsigned points, DrScheduler *then);
 /* Makes a replay (dr_sched_replay) a prefix replay continued by then. */
 void dr_sched_replay_then(DrScheduler *replay, DrScheduler *then);
 /* A person's goal (scheduler/sched_goal.c): wraps inner; set or clear
