@@ -121,9 +121,6 @@ void repl_vm_free(ReplVM *v);
 ReplVM *repl_vm_at(Repl *r, ReplVM *src, uint64_t to);
 /* After the VM moved: where it stands now (decision or end). */
 void repl_vm_settle(ReplVM *v, int rc);
-/* Copies the races the detector reported since the last call; returns
- * how many are new. */
-int repl_vm_new_races(ReplVM *v);
 
 /* repl_move.c */
 bool repl_cmd_move(Repl *r, const char *cmd, char **argv, int argc);

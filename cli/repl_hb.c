@@ -268,8 +268,7 @@ static void held_at(Graph *g, int i, DrBuf *out) {
           break;
         }
   }
-  for (int k = 0; k < n; k++) /* as the other lines name them: Object#1 */
-    dr_buf_printf(out, " %s#%u ", strncmp(names[k], "java.lang.", 10) ? names[k] : names[k] + 10, objs[k]);
+  for (int k = 0; k < n; k++) dr_buf_printf(out, " %s#%u ", names[k], objs[k]);
 }
 
 static void held_now(Repl *r, int t, DrBuf *out) {

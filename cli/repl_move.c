@@ -489,10 +489,10 @@ static void forward_move(Repl *r, const char *cmd, char **argv, int argc) {
 
 /* ------------------------------------------------------------ going back */
 
-/* A run along the recording (--replay) to decision k, its future the
- * recording's. */
-static ReplVM *along_recording(Repl *r, uint64_t k) {
-  ReplVM *v = repl_vm_start(r, r->rec, k);
+/* A run along a recording (--replay's, or a line left behind) to
+ * decision k, its future the recording's. */
+static ReplVM *along(Repl *r, const char *rec, uint64_t k) {
+  ReplVM *v = repl_vm_start(r, rec, k);
   if (v && !v->at_decision) {
     repl_err(r, "the recording ends before decision #%llu", (unsigned long long)k);
     repl_vm_free(v);
@@ -512,9 +512,9 @@ static ReplVM *reach(Repl *r, uint64_t k) {
     return staged;
   }
   ReplVM *v = r->cur, *redo = r->redo;
-  if (k <= v->pos) return r->rec && k <= v->rec_left ? along_recording(r, k) : repl_vm_at(r, v, k);
-  if (redo && k <= redo->pos) return r->rec && k <= redo->rec_left ? along_recording(r, k) : repl_vm_at(r, redo, k);
-  if (r->rec && v->rec_left == UINT64_MAX) return along_recording(r, k);
+  if (k <= v->pos) return r->rec && k <= v->rec_left ? along(r, r->rec, k) : repl_vm_at(r, v, k);
+  if (redo && k <= redo->pos) return r->rec && k <= redo->rec_left ? along(r, r->rec, k) : repl_vm_at(r, redo, k);
+  if (r->rec && v->rec_left == UINT64_MAX) return along(r, r->rec, k);
   uint64_t last = r->redo && r->redo->pos > r->cur->pos ? r->redo->pos : r->cur->pos;
   repl_err(r, "decision #%llu has not been reached (the furthest is #%llu)", (unsigned long long)k,
            (unsigned long long)last);
@@ -541,7 +541,7 @@ static void cmd_back(Repl *r, char **argv, int argc) {
   ReplMove *m = &r->moves[r->nmoves - n];
   uint64_t k = m->before;
   char *file = m->file;
-  ReplVM *v = file ? repl_vm_start(r, file, k) : reach(r, k);
+  ReplVM *v = file ? along(r, file, k) : reach(r, k);
   if (!v) return;
   if (file) { /* that line is the run's again: its recording is the future */
     r->line = ++r->nlines;

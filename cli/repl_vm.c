@@ -106,8 +106,26 @@ void repl_vm_free(ReplVM *v) {
   free(v);
 }
 
+/* Copies the races the detector reported since the last call. */
+static void new_races(ReplVM *v) {
+  int n = drvm_race_count(v->vm);
+  for (int i = v->nraces; i < n; i++) {
+    DrvmRace race;
+    if (!drvm_race(v->vm, i, &race)) break;
+    if (v->nraces == v->races_cap) {
+      v->races_cap = v->races_cap ? v->races_cap * 2 : 8;
+      v->races = dr_xrealloc(v->races, sizeof *v->races * (size_t)v->races_cap);
+      v->race_lines = dr_xrealloc(v->race_lines, sizeof *v->race_lines * (size_t)v->races_cap);
+    }
+    v->races[v->nraces] = dr_strdup(race.text);
+    v->race_lines[v->nraces++] = dr_fmt("%s: T%d %s, T%d %s before it", race.location, race.thread,
+                                        race.write ? "write" : "read", race.prev_thread,
+                                        race.prev_write ? "write" : "read");
+  }
+}
+
 void repl_vm_settle(ReplVM *v, int rc) {
-  repl_vm_new_races(v);
+  new_races(v);
   v->at_decision = rc == 1;
   if (rc == 1) {
     v->pos = v->d.number;
@@ -124,25 +142,6 @@ void repl_vm_settle(ReplVM *v, int rc) {
     }
     drvm_finish(v->vm, &v->res);
   }
-}
-
-int repl_vm_new_races(ReplVM *v) {
-  int n = drvm_race_count(v->vm), fresh = 0;
-  for (int i = v->nraces; i < n; i++) {
-    DrvmRace race;
-    if (!drvm_race(v->vm, i, &race)) break;
-    if (v->nraces == v->races_cap) {
-      v->races_cap = v->races_cap ? v->races_cap * 2 : 8;
-      v->races = dr_xrealloc(v->races, sizeof *v->races * (size_t)v->races_cap);
-      v->race_lines = dr_xrealloc(v->race_lines, sizeof *v->race_lines * (size_t)v->races_cap);
-    }
-    v->races[v->nraces] = dr_strdup(race.text);
-    v->race_lines[v->nraces++] = dr_fmt("%s: T%d %s, T%d %s before it", race.location, race.thread,
-                                        race.write ? "write" : "read", race.prev_thread,
-                                        race.prev_write ? "write" : "read");
-    fresh++;
-  }
-  return fresh;
 }
 
 ReplVM *repl_vm_prepare(const Repl *r, const char *rec, ReplVM *src, uint64_t n, bool diags, char *err,

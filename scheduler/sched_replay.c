@@ -149,6 +149,28 @@ static void write_entry(FILE *f, char type, int64_t value, uint64_t count, int *
   *col += n;
 }
 
+/* The answers before decision `picks` (0-based): every pick before it
+ * and the quanta, waiters and wake-ups asked between them.  Returns how
+ * many entries; *last_count is the last one's count (a run of repeated
+ * picks cut inside ends there: what follows it came later). */
+static int prefix_len(const Tape *t, uint64_t picks, uint64_t *last_count) {
+  int n = 0;
+  *last_count = 0;
+  for (; n < t->nlog; n++) {
+    uint64_t count = t->log[n].count;
+    *last_count = count;
+    if (t->log[n].type != 'P') continue;
+    if (picks == 0) break;
+    if (count > picks) {
+      *last_count = picks;
+      return n + 1;
+    }
+    picks -= count;
+  }
+  if (n > 0) *last_count = t->log[n - 1].count;
+  return n;
+}
+
 bool dr_sched_record_write(DrScheduler *s, const char *path, uint64_t picks, char *err, size_t errsize) {
   Tape *t = (Tape *)s;
   FILE *f = fopen(path, "w");
@@ -160,19 +182,10 @@ bool dr_sched_record_write(DrScheduler *s, const char *path, uint64_t picks, cha
           t->program, (unsigned long long)t->program_hash, (unsigned long long)t->seed, t->spurious ? 1 : 0,
           t->base.points, t->inner->name);
   int col = 0;
-  /* the answers before decision `picks` (0-based): every pick before it,
-   * and the quanta, waiters and wake-ups asked between them */
-  for (int i = 0; i < t->nlog; i++) {
-    uint64_t count = t->log[i].count;
-    bool cut = false; /* the picks end inside this run of repeats: what follows comes later */
-    if (t->log[i].type == 'P') {
-      if (picks == 0) break;
-      if (count > picks) count = picks, cut = true;
-      picks -= count;
-    }
-    write_entry(f, t->log[i].type, t->log[i].value, count, &col);
-    if (cut) break;
-  }
+  uint64_t last;
+  int n = prefix_len(t, picks, &last);
+  for (int i = 0; i < n; i++)
+    write_entry(f, t->log[i].type, t->log[i].value, i == n - 1 ? last : t->log[i].count, &col);
   if (col) fputc('\n', f);
   fputs("end\n", f);
   bool ok = !ferror(f);
@@ -362,7 +375,8 @@ static DrScheduler *replay_init(Tape *t, unsigned points) {
   return &t->base;
 }
 
-DrScheduler *dr_sched_prefix_take(DrSchedAnswer *answers, int n, unsigned points, DrScheduler *then) {
+/* A prefix replay of answers (malloc'd), taken over, not copied. */
+static DrScheduler *prefix_take(DrSchedAnswer *answers, int n, unsigned points, DrScheduler *then) {
   Tape *t = dr_xcalloc(1, sizeof *t);
   t->path = dr_strdup("a decision prefix");
   t->log = answers;
@@ -374,7 +388,7 @@ DrScheduler *dr_sched_prefix_take(DrSchedAnswer *answers, int n, unsigned points
 DrScheduler *dr_sched_prefix(const DrSchedAnswer *answers, int n, unsigned points, DrScheduler *then) {
   DrSchedAnswer *copy = dr_xmalloc(sizeof *copy * (size_t)(n > 0 ? n : 1));
   if (n > 0) memcpy(copy, answers, sizeof *copy * (size_t)n);
-  return dr_sched_prefix_take(copy, n, points, then);
+  return prefix_take(copy, n, points, then);
 }
 
 void dr_sched_replay_then(DrScheduler *replay, DrScheduler *then) {
@@ -391,6 +405,18 @@ int dr_sched_record_log(DrScheduler *rec, const DrSchedAnswer **out) {
   Tape *t = (Tape *)rec;
   *out = t->log;
   return t->nlog;
+}
+
+DrScheduler *dr_sched_record_prefix(DrScheduler *rec, uint64_t picks) {
+  Tape *t = (Tape *)rec;
+  uint64_t last;
+  int n = prefix_len(t, picks, &last);
+  DrSchedAnswer *copy = dr_xmalloc(sizeof *copy * (size_t)(n > 0 ? n : 1));
+  if (n > 0) {
+    memcpy(copy, t->log, sizeof *copy * (size_t)n);
+    copy[n - 1].count = last;
+  }
+  return prefix_take(copy, n, t->base.points, NULL);
 }
 
 DrScheduler *dr_sched_replay(const char *path, const char *program, uint64_t program_hash, uint64_t *seed,

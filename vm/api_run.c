@@ -78,39 +78,24 @@ bool drvm_replay(DrVM *vm, const char *path, bool prefix, uint64_t *seed) {
   return true;
 }
 
+/* Decisions taken so far: at an undecided decision its pick is only a
+ * suggestion, not yet part of the run. */
+static uint64_t decided(const DrVM *vm) {
+  const DrApi *a = vm->api;
+  if (a->state == DR_API_DECISION) return a->decision.number;
+  return vm->sched_decisions;
+}
+
 bool drvm_replay_decisions(DrVM *vm, DrVM *from, uint64_t n) {
   if (!dr_api_check(vm, "drvm_replay_decisions", DR_API_COMPILED, DR_API_COMPILED)) return false;
   DrApi *a = vm->api, *fa = from->api;
   if (fa->state < DR_API_STARTED || !fa->recorder)
     return dr_api_fail(vm, "drvm_replay_decisions: the other VM has no recording (drvm_record before its start)");
   if (fa->program_hash != a->program_hash) return dr_api_fail(vm, "drvm_replay_decisions: the VMs run other programs");
-  const DrSchedAnswer *log;
-  int nlog = dr_sched_record_log(fa->recorder, &log);
-  /* the answers before pick n, as drvm_save_decisions_upto writes them:
-   * a run of repeated picks cut inside ends the prefix */
-  int k = 0;
-  uint64_t picks = n, last = 0;
-  for (; k < nlog; k++) {
-    if (log[k].type != 'P') continue;
-    if (picks == 0) break;
-    if (log[k].count >= picks) {
-      last = picks;
-      picks = 0;
-      if (log[k].count > last) {
-        k++;
-        break;
-      }
-      last = 0;
-      continue;
-    }
-    picks -= log[k].count;
-  }
-  if (picks) return dr_api_fail(vm, "drvm_replay_decisions: the other VM has taken fewer than %llu decisions",
-                                (unsigned long long)n);
-  DrSchedAnswer *copy = dr_xmalloc(sizeof *copy * (size_t)(k + 1));
-  memcpy(copy, log, sizeof *copy * (size_t)k);
-  if (last) copy[k - 1].count = last;
-  DrScheduler *r = dr_sched_prefix_take(copy, k, fa->recorder->points, NULL);
+  if (n > decided(from))
+    return dr_api_fail(vm, "drvm_replay_decisions: %llu decisions asked, the other VM has taken %llu",
+                       (unsigned long long)n, (unsigned long long)decided(from));
+  DrScheduler *r = dr_sched_record_prefix(fa->recorder, n);
   if (a->replay) a->replay->destroy(a->replay);
   a->replay = r;
   a->replay_prefix = true;
@@ -449,14 +434,6 @@ bool drvm_scheduler_report(DrVM *vm, FILE *out, bool json) {
   dr_flush_output(vm);
   a->core->report(a->core, vm, out, json);
   return true;
-}
-
-/* Decisions taken so far: at an undecided decision its pick is only a
- * suggestion, not yet part of the run. */
-static uint64_t decided(const DrVM *vm) {
-  const DrApi *a = vm->api;
-  if (a->state == DR_API_DECISION) return a->decision.number;
-  return vm->sched_decisions;
 }
 
 bool drvm_save_decisions_upto(DrVM *vm, const char *path, uint64_t n) {

@@ -16,12 +16,12 @@ void dr_api_event(DrVM *vm, const DrEvent *e, DrvmEvent *out) {
   out->line = -1;
   DrClass *c = e->cls;
   out->cls = c ? c->name : NULL;
-  if (c && (c->flags & DR_CLS_ARRAY)) { /* "int[]", as print names it, not "[I" */
-    if (!c->array_name) {
+  if (c && (c->flags & (DR_CLS_ARRAY | DR_CLS_BUILTIN))) { /* as reports and print name them: int[], Object */
+    if (!c->host_name) {
       char buf[256];
-      c->array_name = dr_strdup(dr_class_display_name(c, buf, sizeof buf));
+      c->host_name = dr_strdup(dr_class_display_name(c, buf, sizeof buf));
     }
-    out->cls = c->array_name;
+    out->cls = c->host_name;
   }
   out->is_static = e->is_static;
   /* a start not yet done names the Thread object: the child has no id yet */
@@ -79,9 +79,7 @@ const char *drvm_event_text(const DrvmEvent *e, char *buf, size_t size) {
   } else if (e->callee && !(on_monitor && e->object)) {
     dr_buf_printf(&b, " %s", e->callee);
   } else if (e->cls) {
-    /* as thread dumps and reports name objects: Object#1, String#3 */
-    const char *cls = strncmp(e->cls, "java.lang.", 10) == 0 && e->object ? e->cls + 10 : e->cls;
-    dr_buf_printf(&b, " %s", cls);
+    dr_buf_printf(&b, " %s", e->cls);
     if (e->object) dr_buf_printf(&b, "#%u", e->object);
     if (e->field) dr_buf_printf(&b, ".%s", e->field);
     if (e->index >= 0) dr_buf_printf(&b, "[%d]", e->index);

@@ -115,7 +115,7 @@ struct DrClass {
   DrValue *statics;
   uint8_t *static_is_ref;
   const char **static_names;
-  char *array_name;        /* arrays: "int[]" as hosts see it, made when first asked */
+  char *host_name;         /* as hosts see it ("int[]", "Object"), when it differs from name; made when first asked */
   uint8_t *static_kinds;
 
   DrMethod **vtable;

@@ -58,12 +58,13 @@ DrScheduler *dr_sched_replay(const char *path, const char *program, uint64_t pro
 bool dr_sched_replay_done(DrScheduler *s, DrVM *vm);
 /* A recording's answers so far (valid until its next decision). */
 int dr_sched_record_log(DrScheduler *rec, const DrSchedAnswer **out);
+/* The recording's answers before decision picks, as a prefix replay
+ * (dr_sched_replay_then gives it its successor). */
+DrScheduler *dr_sched_record_prefix(DrScheduler *rec, uint64_t picks);
 /* Replays answers[0..n) (a run recorded with `points`), then lets `then`
  * decide: the re-playable prefix that systematic exploration branches
  * from.  Destroying it destroys then. */
 DrScheduler *dr_sched_prefix(const DrSchedAnswer *answers, int n, unsigned points, DrScheduler *then);
-/* The same, taking answers (malloc'd) over instead of copying them. */
-DrScheduler *dr_sched_prefix_take(DrSchedAnswer *answers, int n, unsigned points, DrScheduler *then);
 /* Makes a replay (dr_sched_replay) a prefix replay continued by then. */
 void dr_sched_replay_then(DrScheduler *replay, DrScheduler *then);
 /* A person's goal (scheduler/sched_goal.c): wraps inner; set or clear

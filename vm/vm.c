@@ -50,7 +50,7 @@ static void vm_free_class(DrClass *c) {
   free(c->static_is_ref);
   free(c->static_kinds);
   free(c->static_names);
-  free(c->array_name);
+  free(c->host_name);
   if (!(c->flags & DR_CLS_ARRAY)) free(c->vtable); /* arrays share Object's */
   free(c->itable);
   free((char *)c->name);
