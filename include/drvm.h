@@ -172,6 +172,25 @@ void drvm_config_init(DrvmConfig *c);
  * reason is then in err (if err is not NULL). */
 DrVM *drvm_new(const DrvmConfig *c, char *err, size_t errsize);
 void drvm_free(DrVM *vm);
+/* Compile once, run many: takes a VM whose program compiled, wherever its
+ * run stands (not started, stopped at a decision, ended or finished),
+ * back to the state right after compiling -- the same program, every
+ * class uninitialized with the statics compiling left, no object but the
+ * string constants, no thread, no output pending.  The next run is
+ * exactly the run a fresh VM compiling the same program would make:
+ * object numbers (Account#3), identity hashes, output, races and
+ * recordings alike.  It costs what the run allocated, not a compile.
+ *
+ * What the host set for the run goes with it: the scheduler (a host
+ * scheduler's destroy is called), the detector, recording, replay,
+ * trace, stepping and listeners; set them again before drvm_start.  The
+ * DrvmConfig given to drvm_new stays (seed, max_steps, spurious wakeups,
+ * sinks, rerun, source name), as do libraries a run loaded.  A run not
+ * finished ends as drvm_free ends it: listeners finish (a detector
+ * writes its summary) and no recording file is written.  Events,
+ * decisions and races read before are no longer valid.  false with
+ * drvm_error before compiling, or from a listener. */
+bool drvm_reset(DrVM *vm);
 /* The message of the last failure, "" if none. */
 const char *drvm_error(const DrVM *vm);
 

@@ -97,7 +97,7 @@ DrVM *drvm_new(const DrvmConfig *c, char *err, size_t errsize) {
   if (c->max_heap) vm->max_heap = c->max_heap;
   vm->max_steps = c->max_steps;
   a->seed = c->seed;
-  a->spurious = c->spurious_wakeups;
+  a->spurious = a->spurious_given = c->spurious_wakeups;
   a->source_name = c->source_name ? dr_strdup(c->source_name) : NULL;
   a->rerun = c->rerun ? dr_strdup(c->rerun) : NULL;
   bool ok = setup_output(vm, c);
@@ -123,8 +123,11 @@ static void free_parts(DrApi *a) {
   a->top = a->core = a->replay = a->recorder = NULL;
 }
 
-void drvm_free(DrVM *vm) {
-  if (!vm) return;
+/* Ends the run where it stands (not started, at a decision, ended or
+ * finished) and frees what its parts own (api.h's run_begin..run_end):
+ * listeners not yet finished finish now (a detector writes its
+ * summary), the scheduler chain and a host's scheduler go. */
+static void release_run(DrVM *vm) {
   DrApi *a = vm->api;
   /* listeners not yet finished (a run never ended) free themselves in finish */
   if (a->state < DR_API_FINISHED) {
@@ -134,14 +137,7 @@ void drvm_free(DrVM *vm) {
   }
   free_parts(a);
   vm->sched = NULL;
-  if (vm->out_file) fflush(vm->out_file);
-  dr_vm_free(vm);
   if (a->host.destroy) a->host.destroy(a->host_user);
-  if (a->out_sink) fclose(a->out_sink);
-  if (a->err_sink) fclose(a->err_sink);
-  for (int i = 0; a->diag_lines && i < a->diags.count; i++) free(a->diag_lines[i]);
-  free(a->diag_lines);
-  dr_diag_free(&a->diags);
   free(a->listeners);
   dr_str_pool_free(&a->pool);
   free(a->choices);
@@ -149,12 +145,40 @@ void drvm_free(DrVM *vm) {
   free(a->record_path);
   free(a->det_name);
   free(a->det_options);
+}
+
+void drvm_free(DrVM *vm) {
+  if (!vm) return;
+  DrApi *a = vm->api;
+  release_run(vm);
+  if (vm->out_file) fflush(vm->out_file);
+  dr_vm_free(vm);
+  if (a->out_sink) fclose(a->out_sink);
+  if (a->err_sink) fclose(a->err_sink);
+  for (int i = 0; a->diag_lines && i < a->diags.count; i++) free(a->diag_lines[i]);
+  free(a->diag_lines);
+  dr_diag_free(&a->diags);
   free(a->source_name);
   free(a->rerun);
   free(a->path);
   free(a->text);
   free(a);
   free(vm);
+}
+
+bool drvm_reset(DrVM *vm) {
+  DrApi *a = vm->api;
+  if (a->state == DR_API_NEW && !vm->in_listener)
+    return dr_api_fail(vm, "drvm_reset: no program compiled yet (a reset returns to the state right after compiling)");
+  if (!dr_api_check(vm, "drvm_reset", DR_API_COMPILED, DR_API_FINISHED)) return false;
+  release_run(vm);
+  dr_vm_reset(vm);
+  memset(&a->run_begin, 0, offsetof(DrApi, run_end) - offsetof(DrApi, run_begin));
+  a->spurious = a->spurious_given; /* a replay sets the recording's */
+  a->err[0] = 0;
+  a->run_failed = false;
+  a->state = DR_API_COMPILED;
+  return true;
 }
 
 const char *drvm_error(const DrVM *vm) { return vm && vm->api ? vm->api->err : ""; }
@@ -191,6 +215,7 @@ bool drvm_compile_string(DrVM *vm, const char *name, const char *text, size_t le
     if (!a->diags.count) return dr_api_fail(vm, "compilation failed");
     return dr_api_fail(vm, "%d compile error%s", a->diags.count, a->diags.count == 1 ? "" : "s");
   }
+  dr_vm_snapshot(vm); /* what drvm_reset returns to */
   a->state = DR_API_COMPILED;
   return true;
 }

@@ -35,6 +35,7 @@ typedef struct DrApi {
   FILE *out_sink, *err_sink;  /* callback-backed streams, or NULL */
   char *source_name, *rerun;
   uint64_t seed;
+  bool spurious_given;        /* DrvmConfig.spurious_wakeups */
   /* the program */
   char *path, *text;
   size_t len;
@@ -43,7 +44,11 @@ typedef struct DrApi {
   DrDiagList diags;
   DrClass *main_class;
   char **diag_lines;          /* each diagnostic's source line */
-  /* the run's parts, until drvm_start wires them */
+  /* ---- The run's parts.  drvm_reset frees what they own (release_run
+   * in api.c) and zeroes every field from run_begin to run_end: a field
+   * added here is a run's, gone with it. ---- */
+  char run_begin;
+  /* until drvm_start wires them */
   DrScheduler *core;          /* the chosen scheduler (NULL: native at start) */
   uint64_t run_seed;          /* its seed */
   uint64_t given_seed;        /* the seed given (a restart's run_seed derives from it) */
@@ -75,6 +80,8 @@ typedef struct DrApi {
   DrvmChoice *choices;
   DrvmEvent *choice_events;
   int choices_cap;
+  char run_end;
+  /* ---- end of the run's parts ---- */
 } DrApi;
 
 /* Sets vm's message for drvm_error; returns false. */

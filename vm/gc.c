@@ -331,3 +331,32 @@ void dr_gc_free_all(DrVM *vm) {
     vm->pools = NULL;
   }
 }
+
+void dr_gc_make_permanent(DrVM *vm) {
+  for (DrObj *o = vm->objects; o; o = o->gc_next) {
+    /* a reset restores no object's contents: only immutable ones may stay */
+    ASSERT(o->cls->flags & DR_CLS_STRING, "compiling made only string constants");
+    o->flags |= DR_OBJ_PERM;
+  }
+}
+
+/* New objects are prepended and sweeping keeps the list's order, so the
+ * run's objects are the list's head, up to the first permanent one: the
+ * walk costs what the run allocated, never the whole heap. */
+void dr_gc_free_run(DrVM *vm) {
+  DrObj *o = vm->objects;
+  while (o && !(o->flags & DR_OBJ_PERM)) {
+    DrObj *next = o->gc_next;
+    if (o->shadow && vm->shadow_free) vm->shadow_free(vm->shadow_ctx, o);
+    gc_free_monitor(o->monitor);
+    pool_free(vm, o, gc_object_size(o));
+    o = next;
+  }
+  vm->objects = o;
+  DrSnapshot *s = &vm->snap;
+  for (int i = 0; i < s->nmonitored; i++) {
+    gc_free_monitor(s->monitored[i]->monitor);
+    s->monitored[i]->monitor = NULL;
+  }
+  s->nmonitored = 0;
+}

@@ -95,6 +95,15 @@ static int class_init(DrVM *vm, DrThread *th, DrClass *cls) {
   return pushed;
 }
 
+/* Rewrites the instruction at ip to its quick form, logged: the next
+ * run after drvm_reset initializes the class anew, so it gets the slow
+ * form back (dr_vm_reset). */
+static void quicken(DrVM *vm, uint32_t *ip, int quick) {
+  struct DrQuickened q = {ip, ip[0]};
+  DR_PUSH(vm->snap.quickened, vm->snap.nquickened, vm->snap.quickened_cap, q);
+  ip[0] = (uint32_t)quick;
+}
+
 static DrArray *multi_new_array(DrVM *vm, DrClass *cls, const int32_t *dims, int n) {
   DrArray *a = dr_new_array(vm, cls, dims[0]);
   if (!a || n == 1) return a;
@@ -390,7 +399,7 @@ static void interp_run(DrVM *vm) {
         next = dr_sched_point(vm, DR_PICK_BLOCKED);                           \
         goto switch_to;                                                       \
       }                                                                       \
-      if ((c)->init_state == DR_INIT_DONE && (quick) >= 0) ip[0] = (uint32_t)(quick); \
+      if ((c)->init_state == DR_INIT_DONE && (quick) >= 0) quicken(vm, ip, (quick)); \
     }                                                                         \
   } while (0)
 

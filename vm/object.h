@@ -33,6 +33,9 @@ typedef enum {
 /* Object flags in the header. */
 enum {
   DR_OBJ_MARKED = 1 << 0,
+  /* made by compiling (string constants): survives drvm_reset, which frees
+   * every other object (vm.c's dr_vm_reset) */
+  DR_OBJ_PERM = 1 << 1,
 };
 
 struct DrMonitor;

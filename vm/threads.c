@@ -152,8 +152,11 @@ void dr_thread_end(DrVM *vm, DrThread *t) {
 
 /* ------------------------------------------------------------ monitors */
 
-static DrMonitor *monitor_of(DrObj *o) {
-  if (!o->monitor) o->monitor = dr_xcalloc(1, sizeof(DrMonitor));
+static DrMonitor *monitor_of(DrVM *vm, DrObj *o) {
+  if (o->monitor) return o->monitor;
+  o->monitor = dr_xcalloc(1, sizeof(DrMonitor));
+  /* a string constant's monitor outlives the run: drvm_reset drops it */
+  if (o->flags & DR_OBJ_PERM) DR_PUSH(vm->snap.monitored, vm->snap.nmonitored, vm->snap.monitored_cap, o);
   return o->monitor;
 }
 
@@ -183,7 +186,7 @@ static int held_remove(DrThread *t, DrObj *o) {
 }
 
 bool dr_monitor_enter(DrVM *vm, DrThread *t, DrObj *o) {
-  DrMonitor *m = monitor_of(o);
+  DrMonitor *m = monitor_of(vm, o);
   if (m->owner == t) {
     m->count++;
     return true;
@@ -271,7 +274,7 @@ static bool wait_for(DrVM *vm, DrObj *o, int64_t ms) {
   DrThread *t = vm->thread;
   if (t->resume == DR_RESUME_WAIT) {
     /* Picked again: the monitor is free, take back every hold. */
-    DrMonitor *m = monitor_of(o);
+    DrMonitor *m = monitor_of(vm, o);
     t->resume = DR_RESUME_NONE;
     m->owner = t;
     m->count = t->wait_count;

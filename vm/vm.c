@@ -5,6 +5,13 @@
 
 #include <string.h>
 
+/* The run's scalars that do not start at 0 (vm.h's run_begin..run_end). */
+static void vm_run_defaults(DrVM *vm) {
+  vm->preempt_at = UINT64_MAX;
+  vm->step_target = UINT64_MAX;
+  vm->next_deadline = INT64_MAX;
+}
+
 void dr_vm_init(DrVM *vm) {
   memset(vm, 0, sizeof(*vm));
   vm->next_gc = 4 * 1024 * 1024;
@@ -12,9 +19,7 @@ void dr_vm_init(DrVM *vm) {
   vm->source_name = "prog.dl";
   vm->out_file = stdout;
   vm->err_file = stderr;
-  vm->preempt_at = UINT64_MAX;
-  vm->step_target = UINT64_MAX;
-  vm->next_deadline = INT64_MAX;
+  vm_run_defaults(vm);
   _Static_assert(DR_OP__COUNT <= 256, "access_shape has 256 entries");
   for (int op = 0; op < DR_OP__COUNT; op++) {
     unsigned f = dr_op_info[op].flags;
@@ -57,6 +62,26 @@ static void vm_free_class(DrClass *c) {
   free(c);
 }
 
+static void vm_free_threads(DrVM *vm) {
+  for (int i = 0; i < vm->nall_threads; i++) {
+    DrThread *t = vm->all_threads[i];
+    free(t->stack);
+    free(t->frames);
+    free(t->held);
+    free(t->ended_name);
+    free(t);
+  }
+  vm->nall_threads = vm->nthreads = vm->nenabled = 0;
+}
+
+static void vm_free_snapshot(DrSnapshot *s) {
+  free(s->statics);
+  free(s->nallocated);
+  free(s->init_state);
+  free(s->quickened);
+  free(s->monitored);
+}
+
 void dr_vm_free(DrVM *vm) {
   dr_gc_free_all(vm);
   dr_ffi_free(vm);
@@ -75,19 +100,13 @@ void dr_vm_free(DrVM *vm) {
   free(vm->strings);
   free(vm->gray);
   free(vm->roots);
-  for (int i = 0; i < vm->nall_threads; i++) {
-    DrThread *t = vm->all_threads[i];
-    free(t->stack);
-    free(t->frames);
-    free(t->held);
-    free(t->ended_name);
-    free(t);
-  }
+  vm_free_threads(vm);
   free(vm->all_threads);
   free(vm->threads);
   free(vm->enabled);
   free(vm->out.data);
   dr_buf16_free(&vm->scratch16);
+  vm_free_snapshot(&vm->snap);
   memset(vm, 0, sizeof(*vm));
 }
 
@@ -263,4 +282,87 @@ bool dr_vm_link(DrVM *vm) {
     ok = false;
   }
   return ok;
+}
+
+/* ------------------------------------------------------------ reset */
+
+void dr_vm_snapshot(DrVM *vm) {
+  DrSnapshot *s = &vm->snap;
+  ASSERT(!s->taken, "one snapshot per VM");
+  size_t nstatics = 0;
+  for (int i = 0; i < vm->nclasses; i++) nstatics += (size_t)vm->classes[i]->nstatics;
+  s->statics = dr_xcalloc(nstatics, sizeof(DrValue));
+  s->nallocated = dr_xcalloc((size_t)vm->nclasses, sizeof(uint32_t));
+  s->init_state = dr_xcalloc((size_t)vm->nclasses, sizeof(uint8_t));
+  DrValue *v = s->statics;
+  for (int i = 0; i < vm->nclasses; i++) {
+    const DrClass *c = vm->classes[i];
+    if (c->nstatics) memcpy(v, c->statics, sizeof(DrValue) * (size_t)c->nstatics);
+    v += c->nstatics;
+    s->nallocated[i] = c->nallocated;
+    s->init_state[i] = (uint8_t)c->init_state;
+  }
+  s->nclasses = vm->nclasses;
+  s->nstrings = vm->nstrings;
+  memcpy(s->lib_str_ids, vm->lib_str_ids, sizeof s->lib_str_ids);
+  s->bytes_allocated = vm->bytes_allocated;
+  s->next_gc = vm->next_gc;
+  dr_gc_make_permanent(vm);
+  s->taken = true;
+}
+
+/* Array classes a run made go, with the caches that name them: a fresh
+ * VM's run makes them anew, with the ids (so the identity hashes) its
+ * own order gives them. */
+static void vm_drop_run_classes(DrVM *vm) {
+  for (int i = vm->nclasses - 1; i >= vm->snap.nclasses; i--) {
+    DrClass *c = vm->classes[i];
+    ASSERT(c->flags & DR_CLS_ARRAY, "only array classes are made while running");
+    if (c->elem_class && c->elem_class->array_class == c) c->elem_class->array_class = NULL;
+    if (!c->elem_class && vm->prim_array[c->elem_kind] == c) vm->prim_array[c->elem_kind] = NULL;
+    vm_free_class(c);
+  }
+  vm->nclasses = vm->snap.nclasses;
+}
+
+static void vm_restore_classes(DrVM *vm) {
+  const DrSnapshot *s = &vm->snap;
+  const DrValue *v = s->statics;
+  for (int i = 0; i < s->nclasses; i++) {
+    DrClass *c = vm->classes[i];
+    if (c->nstatics) memcpy(c->statics, v, sizeof(DrValue) * (size_t)c->nstatics);
+    v += c->nstatics;
+    c->nallocated = s->nallocated[i];
+    c->init_state = (DrInitState)s->init_state[i];
+    c->init_thread = NULL;
+    c->lock = NULL; /* a run's object, freed with the others */
+  }
+}
+
+/* Instructions quickened once their class was initialized check it again. */
+static void vm_unquicken(DrVM *vm) {
+  DrSnapshot *s = &vm->snap;
+  for (int i = s->nquickened - 1; i >= 0; i--) *s->quickened[i].ip = s->quickened[i].op;
+  s->nquickened = 0;
+}
+
+void dr_vm_reset(DrVM *vm) {
+  const DrSnapshot *s = &vm->snap;
+  ASSERT(s->taken && !vm->listeners && !vm->gc_running, "a reset after compiling, listeners finished");
+  dr_flush_output(vm);
+  dr_gc_free_run(vm); /* before the run's classes go: object sizes read them */
+  vm_free_threads(vm);
+  vm_drop_run_classes(vm);
+  vm_restore_classes(vm);
+  vm_unquicken(vm);
+  vm->nstrings = s->nstrings;
+  memcpy(vm->lib_str_ids, s->lib_str_ids, sizeof vm->lib_str_ids);
+  vm->bytes_allocated = s->bytes_allocated;
+  vm->next_gc = s->next_gc;
+  vm->nroots = vm->ngray = 0;
+  vm->out.len = 0;
+  vm->scratch16.len = 0;
+  atomic_store(&vm->step_interrupt, 0);
+  memset(&vm->run_begin, 0, offsetof(DrVM, run_end) - offsetof(DrVM, run_begin));
+  vm_run_defaults(vm);
 }

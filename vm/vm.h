@@ -74,6 +74,28 @@ typedef struct {
   int32_t len, cap;
 } DrBuf16;
 
+/* What compiling left that a run changes, kept so that dr_vm_reset can
+ * put it back (vm.c): taken once, when the program is compiled. */
+typedef struct {
+  bool taken;
+  int nclasses;            /* classes made later (array classes) are a run's */
+  int nstrings;            /* strings interned later (dr_lib_literal) are a run's */
+  int lib_str_ids[3];
+  size_t bytes_allocated, next_gc;
+  DrValue *statics;        /* every class's statics, in class order */
+  uint32_t *nallocated;    /* per class: its objects' serial counter */
+  uint8_t *init_state;     /* per class: a DrInitState */
+  /* What a run changes in place, logged as it happens so a reset undoes
+   * only that (its cost follows the run, not the program or the heap). */
+  struct DrQuickened {
+    uint32_t *ip;          /* an instruction rewritten to its quick form */
+    uint32_t op;           /* its opcode before */
+  } *quickened;
+  int nquickened, quickened_cap;
+  DrObj **monitored;       /* permanent objects a run gave a monitor */
+  int nmonitored, monitored_cap;
+} DrSnapshot;
+
 typedef struct DrVM {
   /* the loaded program; ids are indices, assigned in load order */
   DrClass **classes;
@@ -86,6 +108,7 @@ typedef struct DrVM {
   DrClass *prim_array[DR_K_REF + 1]; /* int[], char[], ... by element kind */
   DrClass *known[DR_WK__COUNT];
   const char *source_name; /* shown in stack traces: "prog.dl" */
+  DrSnapshot snap;         /* the state after compiling, for drvm_reset */
 
   /* heap */
   DrObj *objects;
@@ -100,21 +123,35 @@ typedef struct DrVM {
   uint64_t gc_count;
   bool gc_running;
 
-  /* execution */
-  DrThread *thread;        /* the running thread */
+  /* execution: buffers a reset empties but keeps */
   DrThread **threads;      /* live threads (not ended), in start order */
   int nthreads, threads_cap;
   DrThread **all_threads;  /* every thread ever started, by id */
   int nall_threads, all_threads_cap;
   DrThread **enabled;      /* dr_sched_enabled's list, valid while enabled_gen == sched_gen */
   int enabled_cap, nenabled;
+  uint64_t max_steps;      /* 0 = unlimited */
+  struct DrFfi *ffi;       /* native methods' libraries and bindings (ffi.c) */
+  DrMethod *thread_run;    /* Thread.run(): a started thread's first frame, by vtable */
+  DrMethod *uncaught_handler; /* drvm.Boot.uncaught(Throwable) */
+  int thread_intr_slot;    /* Thread.interrupted: the interrupt status */
+  int thread_tid_slot;     /* Thread.tid: 1 + the DrThread id once started, 0 before */
+  atomic_int step_interrupt; /* a host asked (maybe from a signal handler or
+                              another thread) to stop at the next scheduling point */
+  struct DrApi *api;       /* the embedding API's state (api.c); NULL inside unit tests */
+
+  /* ---- A run's scalars.  dr_vm_reset zeroes every field from run_begin
+   * to run_end, then vm_run_defaults (vm.c, which dr_vm_init uses too)
+   * sets the few that do not start at 0: a field added here starts each
+   * run as it starts the first.  Nothing here owns memory. ---- */
+  char run_begin;
+  DrThread *thread;        /* the running thread */
   /* Bumped by every change that can make a thread enabled or not (its
    * state, a monitor's owner, a class's initialization): between two
    * synchronization events, hundreds of access points reuse one list. */
   uint64_t sched_gen, enabled_gen;
   DrObj *exception;        /* pending exception while unwinding */
   uint64_t steps;          /* instructions executed, counted at branches and calls */
-  uint64_t max_steps;      /* 0 = unlimited */
   uint64_t preempt_at;     /* steps at which the running thread's quantum ends (UINT64_MAX: never) */
   bool halting;            /* System.exit, deadlock, step limit: stop every thread */
   int exit_status;
@@ -130,7 +167,6 @@ typedef struct DrVM {
   struct DrScheduler *sched;
   DrListener *listeners;
   uint32_t listen_mask;    /* DR_EV_BIT()s some listener receives */
-  struct DrFfi *ffi;       /* native methods' libraries and bindings (ffi.c) */
   uint32_t hooks_gen;      /* bumped when a listener changes its events */
   /* Frees an object's detector state (DrObj.shadow) when the GC frees
    * the object; set by whoever attaches shadows. */
@@ -138,10 +174,6 @@ typedef struct DrVM {
   void *shadow_ctx;
   unsigned sched_points;   /* the scheduler's DR_SP_* */
   bool hooks;              /* listeners or extra points: the interpreter's hooked dispatch */
-  DrMethod *thread_run;    /* Thread.run(): a started thread's first frame, by vtable */
-  DrMethod *uncaught_handler; /* drvm.Boot.uncaught(Throwable) */
-  int thread_intr_slot;    /* Thread.interrupted: the interrupt status */
-  int thread_tid_slot;     /* Thread.tid: 1 + the DrThread id once started, 0 before */
   uint64_t sched_decisions;/* scheduling points passed */
   /* stepping: a host decides (include/drvm.h's drvm_run_until_decision);
    * at a decision the interpreter returns with suspended set, and
@@ -150,13 +182,17 @@ typedef struct DrVM {
   bool step_every;         /* single-choice ones too */
   uint64_t step_target;    /* stop only at this decision (UINT64_MAX: none) */
   bool step_goal;          /* a goal scheduler decides where to stop (step_interrupt) */
-  atomic_int step_interrupt; /* a host asked (maybe from a signal handler or
-                              another thread) to stop at the next scheduling point */
   bool suspended;          /* the interpreter returned at a decision */
   int suspend_reason;      /* its DrPickReason */
   struct DrThread *suggested; /* the scheduler's pick there */
   bool in_listener;        /* a listener is running: no allocation, no re-entry */
-  struct DrApi *api;       /* the embedding API's state (api.c); NULL inside unit tests */
+  /* added for the built-in library (natives*.c, print.c): */
+  uint16_t out_carry[3];   /* per fd: a high surrogate printed last, waiting
+                              for its low half (as Java's stream encoder) */
+  uint64_t seed;           /* base of drvm.Boot.randomSeed (default 0) */
+  uint64_t seed_calls;     /* randomSeed calls so far */
+  char run_end;
+  /* ---- end of the run's scalars ---- */
 
   /* per opcode, how an access instruction names its location (interp.c's
    * access_now), from the opcode table's operand formats: DR_SHAPE_* */
@@ -168,17 +204,20 @@ typedef struct DrVM {
   DrBuf out;
   FILE *out_file, *err_file;
 
-  /* added for the built-in library (natives*.c, print.c): */
-  uint16_t out_carry[3];   /* per fd: a high surrogate printed last, waiting
-                              for its low half (as Java's stream encoder) */
-  uint64_t seed;           /* base of drvm.Boot.randomSeed (default 0) */
-  uint64_t seed_calls;     /* randomSeed calls so far */
   int lib_str_ids[3];      /* 1 + vm->strings index of "", "false", "true"; 0 = not yet */
 } DrVM;
 
 /* --- lifecycle (vm.c) --- */
 void dr_vm_init(DrVM *vm);
 void dr_vm_free(DrVM *vm);
+/* Once the program is compiled: what its runs change, kept (vm->snap)
+ * and its objects made permanent. */
+void dr_vm_snapshot(DrVM *vm);
+/* Back to the snapshot, after a run at any stage: its objects, threads,
+ * array classes and interned strings freed, every class uninitialized
+ * with the statics compiling left, the run's scalars as at the start.
+ * The caller has finished the listeners and dropped the scheduler. */
+void dr_vm_reset(DrVM *vm);
 DrClass *dr_class_new(DrVM *vm, const char *name);
 DrMethod *dr_method_new(DrVM *vm, DrClass *owner, const char *name, const char *desc);
 DrClass *dr_find_class(DrVM *vm, const char *name);
@@ -199,6 +238,11 @@ bool dr_instance_of(const DrObj *o, const DrClass *cls);
 void *dr_gc_alloc(DrVM *vm, DrClass *cls, size_t size); /* NULL + OutOfMemoryError pending */
 void dr_gc_collect(DrVM *vm);
 void dr_gc_free_all(DrVM *vm);
+/* Marks every object permanent: the ones dr_gc_free_run keeps. */
+void dr_gc_make_permanent(DrVM *vm);
+/* Frees every object that is not permanent, and the monitors runs gave
+ * permanent ones (vm->snap.monitored).  Classes must still be alive. */
+void dr_gc_free_run(DrVM *vm);
 void dr_push_root(DrVM *vm, DrObj *o);
 void dr_pop_roots(DrVM *vm, int n);
 DrObj *dr_new_instance(DrVM *vm, DrClass *cls);
