@@ -25,6 +25,8 @@ static const char *const commands_text =
     "           that try to create each one (drvm racefuzz --help)\n"
     "  repl     be the scheduler: step threads, watch races form, go back\n"
     "           (drvm repl --help)\n"
+    "  explore  run every interleaving of a small program once (up to equivalence):\n"
+    "           every outcome and every race, each with a witness (drvm explore --help)\n"
     "  help     show help for a command (drvm help run)\n";
 
 static const char *const run_intro =
@@ -49,6 +51,32 @@ static const char *const run_exit_text =
     "  6   --replay: the recording does not fit the program's run\n"
     "  66  the detector found data races (--race-exit-code), if the program\n"
     "      itself ended with status 0\n";
+
+static const char *const explore_intro =
+    "usage: drvm explore [options] prog.dl [-- args...]\n"
+    "\n"
+    "Runs prog.dl again and again, each time in another interleaving of its\n"
+    "threads, until every Mazurkiewicz trace (every order of its dependent\n"
+    "steps: accesses to one location where one writes, takes of one monitor,\n"
+    "prints, starts, joins, notifies) has run once.  Then it prints every\n"
+    "distinct outcome (output, exit status, exception, deadlock), how many\n"
+    "executions reach it and its shortest witness (fewest preemptions, then\n"
+    "fewest decisions) as a recording for drvm run --replay or drvm repl\n"
+    "--replay; and every data race FastTrack found in any execution, with its\n"
+    "witness.  A bound that cuts the search is said; complete means every\n"
+    "trace ran.  docs/explore.md explains it.\n"
+    "\n"
+    "options:\n";
+
+static const char *const explore_exit_text =
+    "\n"
+    "exit status:\n"
+    "  0   explored: no outcome was an exception, a deadlock or a step limit, and no race\n"
+    "  1   some execution ended with an uncaught exception\n"
+    "  2   usage error    3   compile error\n"
+    "  4   some execution deadlocked (and none threw)\n"
+    "  5   some execution hit --max-steps (and none threw or deadlocked)\n"
+    "  66  the only findings are data races\n";
 
 static const char *const repl_intro =
     "usage: drvm repl [options] prog.dl [-- args...]\n"
@@ -211,6 +239,20 @@ static void print_entries(FILE *out, bool det) {
   }
 }
 
+/* The reductions drvm explore offers, one per line under --por. */
+static void print_por_modes(FILE *out) {
+  static const char *const modes[][2] = {
+#define DR_POR_HELP(name, word, help) {word, help},
+      DRVM_POR_MODES(DR_POR_HELP)
+#undef DR_POR_HELP
+  };
+  for (size_t i = 0; i < DR_ARRAY_LEN(modes); i++) {
+    char head[96];
+    snprintf(head, sizeof head, "%*s%-8s", HELP_COL + 2, "", modes[i][0]);
+    print_item(out, head, modes[i][1], HELP_COL + 2 + 8 + 2);
+  }
+}
+
 /* Every option of command cmd, with its help. */
 static void print_options(FILE *out, const char *cmd) {
   for (int i = 0; i < DR_RO__COUNT; i++) {
@@ -223,6 +265,7 @@ static void print_options(FILE *out, const char *cmd) {
     free(text);
     const DrRoRow *r = dr_ro_row(id);
     if (!r->key && (r->to == DR_TO_SCHED || r->to == DR_TO_DET)) print_entries(out, r->to == DR_TO_DET);
+    if (id == DR_RO_POR) print_por_modes(out);
   }
 }
 
@@ -298,6 +341,10 @@ bool dr_help_topic(const char *topic, FILE *out) {
     print_options(out, "repl");
     fputs("\ncommands (threads are T0 (main), T1, ...; events are #numbers, as history shows):\n", out);
     repl_help(out);
+  } else if (!strcmp(topic, "explore")) {
+    fputs(explore_intro, out);
+    print_options(out, "explore");
+    fputs(explore_exit_text, out);
   } else if (!strcmp(topic, "hunt")) {
     fputs(hunt_text, out);
   } else if (!strcmp(topic, "racefuzz")) {

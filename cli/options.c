@@ -53,7 +53,10 @@ bool dr_ro_for(DrRoId id, const char *cmd) {
   case DR_TO_LIMIT: return true;
   case DR_TO_DISASM: return !strcmp(cmd, "disasm");
   case DR_TO_REPL: return !strcmp(cmd, "repl");
-  default: return !strcmp(cmd, "run") || (!strcmp(cmd, "repl") && !(rows[id].flags & DR_F_RUN_ONLY));
+  case DR_TO_EXPLORE: return !strcmp(cmd, "explore");
+  default:
+    if (!strcmp(cmd, "explore")) return rows[id].flags & DR_F_EXPLORE;
+    return !strcmp(cmd, "run") || (!strcmp(cmd, "repl") && !(rows[id].flags & DR_F_RUN_ONLY));
   }
 }
 
@@ -273,7 +276,7 @@ static bool check_strict(const DrRunOpts *o) {
 int dr_ro_parse(DrRunOpts *o, int argc, char **argv) {
   const char *cmd = argv[0];
   bool run = !strcmp(cmd, "run");
-  bool repl = !strcmp(cmd, "repl");
+  bool repl = !strcmp(cmd, "repl") || !strcmp(cmd, "explore"); /* arguments after -- */
   int i = 1;
   for (; i < argc; i++) {
     const char *a = argv[i], *attached;

@@ -21,6 +21,7 @@ typedef enum {
   DR_TO_CLI,    /* the command line's own (run only) */
   DR_TO_DISASM, /* drvm disasm's own */
   DR_TO_REPL,   /* drvm repl's own */
+  DR_TO_EXPLORE,/* drvm explore's own */
 } DrOptTo;
 
 /* How a value is read and checked. */
@@ -67,6 +68,7 @@ enum {
   DR_F_STRICT = 1 << 1, /* refused with a scheduler its registry entry does not apply to (unless replaying) */
   DR_F_NONEMPTY = 1 << 2, /* an empty value is a missing one (as DR_V_FILE's) */
   DR_F_RUN_ONLY = 1 << 3, /* run's, not repl's (repl takes every other run option) */
+  DR_F_EXPLORE = 1 << 4,  /* explore takes it too (of run's options, only these) */
 };
 
 /* The options, in the order the rerun command and children's argv write
@@ -82,11 +84,11 @@ enum {
     "replay FILE's decisions while they last, then let --sched decide (seeded by --seed, else FILE's seed)")           \
   X(SCHED, "--sched", NULL, "NAME", DR_TO_SCHED, NULL, DR_VAL_NAME("native"), DR_RR_SCHED, 0,                          \
     "the thread scheduler:")                                                                                           \
-  X(SEED, "--seed", NULL, "N", DR_TO_CONFIG, NULL, DR_VAL(DR_V_U64), DR_RR_SEED, 0,                                    \
+  X(SEED, "--seed", NULL, "N", DR_TO_CONFIG, NULL, DR_VAL(DR_V_U64), DR_RR_SEED, DR_F_EXPLORE,                                    \
     "seed of the scheduler and of new Random(); without it one is drawn, and printed when the run ends with an "       \
     "uncaught exception, a deadlock or a step limit")                                                                  \
   X(QUANTUM, "--quantum", NULL, NULL, DR_TO_SCHED, "quantum", DR_VAL(DR_V_REG), DR_RR_REGISTRY, 0, NULL)               \
-  X(SPURIOUS, "--spurious-wakeups", NULL, NULL, DR_TO_CONFIG, NULL, DR_VAL(DR_V_FLAG), DR_RR_SCHED, 0,                 \
+  X(SPURIOUS, "--spurious-wakeups", NULL, NULL, DR_TO_CONFIG, NULL, DR_VAL(DR_V_FLAG), DR_RR_SCHED, DR_F_EXPLORE,                 \
     "wait() may return without notify, as Java allows")                                                                \
   X(DEPTH, "--depth", NULL, NULL, DR_TO_SCHED, "depth", DR_VAL(DR_V_REG), DR_RR_REGISTRY, 0, NULL)                     \
   X(PCT_STEPS, "--pct-steps", NULL, NULL, DR_TO_SCHED, "pct-steps", DR_VAL(DR_V_REG),                                  \
@@ -102,9 +104,9 @@ enum {
     "default 0)")                                                                                                      \
   X(PAIR, "--pair", NULL, NULL, DR_TO_SCHED, "pair", DR_VAL(DR_V_REG),                                                 \
     DR_RR_REGISTRY, DR_F_STRICT | DR_F_NONEMPTY, NULL)                                                                 \
-  X(DETECTOR, "--detector", NULL, "NAME", DR_TO_DET, NULL, DR_VAL_NAME("ft"), DR_RR_YES, 0,                            \
+  X(DETECTOR, "--detector", NULL, "NAME", DR_TO_DET, NULL, DR_VAL_NAME("ft"), DR_RR_YES, DR_F_EXPLORE,                            \
     "the race detector watching the run:")                                                                             \
-  X(LIB, "--lib", NULL, "PATH", DR_TO_CONFIG, NULL, DR_VAL(DR_V_STR), DR_RR_YES, DR_F_REPEAT,                          \
+  X(LIB, "--lib", NULL, "PATH", DR_TO_CONFIG, NULL, DR_VAL(DR_V_STR), DR_RR_YES, DR_F_REPEAT | DR_F_EXPLORE,                          \
     "open a C library for native methods (repeatable; libc and libm are always searched, after these)")                \
   X(RECORD, "--record", NULL, "FILE", DR_TO_CLI, NULL, DR_VAL(DR_V_STR), DR_RR_NO, 0,                                  \
     "write the schedule's decisions to FILE (for --replay)")                                                           \
@@ -131,7 +133,25 @@ enum {
   X(SCRIPT, "--script", NULL, "FILE", DR_TO_REPL, NULL, DR_VAL(DR_V_FILE), DR_RR_NO, 0,                                \
     "read the commands from FILE: a transcript without prompts or colours (as from a pipe)")                           \
   X(EVERY, "--every-decision", NULL, NULL, DR_TO_REPL, NULL, DR_VAL(DR_V_FLAG), DR_RR_NO, 0,                           \
-    "stop also at decisions where only one thread can run")
+    "stop also at decisions where only one thread can run")                                                        \
+  X(POR, "--por", NULL, "MODE", DR_TO_EXPLORE, NULL, DR_VAL_NAME("optimal"), DR_RR_NO, 0,                              \
+    "the partial-order reduction:")                                                                                    \
+  X(PREEMPTIONS, "--preemptions", NULL, "K", DR_TO_EXPLORE, NULL, DR_VAL_INT(0, 1000000, NULL), DR_RR_NO, 0,           \
+    "explore only executions with at most K preemptions (switches away from a thread that could go on)")               \
+  X(MAX_EXECUTIONS, "--max-executions", NULL, "N", DR_TO_EXPLORE, NULL, DR_VAL(DR_V_COUNT), DR_RR_NO, 0,               \
+    "stop after N executions")                                                                                         \
+  X(TIME, "--time", NULL, "LIMIT", DR_TO_EXPLORE, NULL, DR_VAL(DR_V_STR), DR_RR_NO, DR_F_NONEMPTY,                     \
+    "stop after LIMIT of wall time: 30 (seconds), 30s, 5m, 1h")                                                        \
+  X(WITNESSES, "--witnesses", NULL, "DIR", DR_TO_EXPLORE, NULL, DR_VAL(DR_V_FILE), DR_RR_NO, 0,                        \
+    "where each outcome's and race's witness recording goes (default: PROG.explore, beside the current directory's "   \
+    "files)")                                                                                                          \
+  X(JSON, "--json", NULL, "FILE", DR_TO_EXPLORE, NULL, DR_VAL(DR_V_FILE), DR_RR_NO, 0,                                 \
+    "write the whole result as JSON (docs/explore.md)")                                                                \
+  X(FINGERPRINTS, "--fingerprints", NULL, "FILE", DR_TO_EXPLORE, NULL, DR_VAL(DR_V_FILE), DR_RR_NO, 0,               \
+    "write each execution's trace fingerprint, one per line: executions of one Mazurkiewicz trace share it "          \
+    "(to check a reduction: optimal runs each once)")                                                                  \
+  X(PROGRESS, "--progress", NULL, NULL, DR_TO_EXPLORE, NULL, DR_VAL(DR_V_FLAG), DR_RR_NO, 0,                           \
+    "show progress even when stderr is not a terminal (on a terminal it is shown)")
 
 typedef enum {
 #define DR_RO_ENUM(id, name, alias, arg, to, key, value, rerun, flags, help) DR_RO_##id,

@@ -188,7 +188,7 @@ void dr_det_race(DrDet *d, const DrLoc *loc, const DrEvent *e, DrAccess cur, DrA
   dr_buf_printf(&b, "SUMMARY: drvm: %s %s in %s\n", why == DR_WHY_HB ? "data race" : "possible data race",
                 pos_cur.data, meth.data);
   dr_buf_append_str(&b, "==================\n");
-  dr_write_fd(d->vm, 2, b.data, b.len);
+  if (!d->opt.quiet) dr_write_fd(d->vm, 2, b.data, b.len);
 
   DrRace r = {0};
   r.cur = cur;
@@ -302,7 +302,7 @@ static bool write_json(DrDet *d, const char *path) {
 void dr_det_report_finish(DrDet *d) {
   FILE *out = d->vm->err_file;
   d->result->races = d->nraces;
-  if (d->nraces) {
+  if (d->nraces && !d->opt.quiet) {
     /* the distinct locations, in report order */
     DrBuf list = {0};
     int nloc = 0;

@@ -19,6 +19,7 @@ typedef struct {
   const char *name;          /* a name of the registry (registry.c) */
   bool all_races;            /* every racing pair, not one report per field */
   bool stats;                /* --stats: rule counts, clocks, shadow memory */
+  bool quiet;                /* print nothing: a host reads the races (drvm explore) */
   const char *json_path;     /* --report json=FILE, or NULL */
   const char *potential_path;/* hybrid: --potential-races FILE, or NULL */
   const char *replay_cmd;    /* the command that reruns this run, for reports */

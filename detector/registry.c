@@ -37,6 +37,8 @@ static const DrDetOps *const all_ops[] = {
     "report every racing pair (default: one report per field or per array access site)")             \
   X("stats", NULL, DR_OPT_FLAG, OFF(stats), NULL, false,                                              \
     "print the detector's rule counts, clocks and memory at the end")                                \
+  X("quiet", NULL, DR_OPT_FLAG, OFF(quiet), NULL, false,                                              \
+    "print no report: the host reads the races (drvm_race), as drvm explore does")                   \
   X("json", "FILE", DR_OPT_STR, OFF(json_path), NULL, false, "write the races as JSON (a stable id per race)") \
   X("potential-races", "FILE", DR_OPT_STR, OFF(potential_path), "hybrid", false,                      \
     "write the potentially racing statement pairs (RaceFuzzer's input)")

@@ -554,6 +554,71 @@ bool drvm_line_has_code(const DrVM *vm, int line);
  * follows. */
 int drvm_line_event(const DrVM *vm, int line);
 
+/* ------------------------------------------------------------ exploring */
+
+/* Systematic exploration: the program is run again and again, each time
+ * in another interleaving, until every Mazurkiewicz trace (every
+ * ordering of dependent steps) has been run once -- stateless model
+ * checking with dynamic partial-order reduction.  Two steps are
+ * dependent when they touch the same field, static or array element and
+ * one writes, take the same monitor, print, or are a start, join,
+ * notify or interrupt and its partner.  X(name, word, help) */
+#define DRVM_POR_MODES(X)                                                                     \
+  X(OPTIMAL, "optimal", "optimal DPOR: each trace exactly once (source sets and wakeup trees)") \
+  X(SOURCE, "source", "source-set DPOR with sleep sets: some traces more than once")         \
+  X(NONE, "none", "no reduction: every interleaving of the steps")
+
+typedef enum {
+#define DRVM_POR_ENUM(name, word, help) DRVM_POR_##name,
+  DRVM_POR_MODES(DRVM_POR_ENUM)
+#undef DRVM_POR_ENUM
+  DRVM_POR__COUNT
+} DrvmPor;
+
+const char *drvm_por_word(DrvmPor por);
+
+typedef struct {
+  DrvmPor por;
+  int preemptions;          /* at most this many preemptions per execution (-1: no bound) */
+  const char *detector;     /* each execution's race detector (NULL: "ft") and its options */
+  const char *detector_options;
+  bool record;              /* record each execution, for drvm_save_decisions */
+  unsigned points;          /* DRVM_POINT_CALL: calls and returns are scheduling points too */
+  /* Explore only the executions that begin as another VM's run did (a
+   * person stepping in the REPL): its first prefix_len decisions are
+   * kept.  from must record (drvm_record) and outlive the exploration. */
+  DrVM *prefix_from;
+  uint64_t prefix_len;
+} DrvmExploreConfig;
+
+void drvm_explore_config_init(DrvmExploreConfig *c);
+
+typedef struct {
+  uint64_t executions;      /* runs made */
+  uint64_t traces;          /* runs that ended, each a different trace (with por none: interleaving) */
+  uint64_t blocked;         /* runs abandoned before the end: every thread that could run was asleep (redundant) */
+  uint64_t cut;             /* branches not taken because of the preemption bound */
+  uint64_t step_limited;    /* runs stopped by max_steps */
+  bool done;                /* no execution is left to run */
+  bool complete;            /* done, and no bound cut the search: every trace was run */
+  /* the latest execution */
+  bool last_blocked;        /* abandoned: not an outcome */
+  int last_preemptions;     /* preemptions in it (a switch away from a thread that could go on) */
+  uint64_t last_decisions;
+  uint64_t last_trace;      /* a fingerprint of its Mazurkiewicz trace: executions that are
+                               the same trace (reorder independent steps only) share it */
+  uint64_t max_decisions;   /* the longest execution so far */
+} DrvmExploreStats;
+
+/* Makes vm, compiled and not started, an explorer (before drvm_explore_next). */
+bool drvm_explore(DrVM *vm, const DrvmExploreConfig *c);
+/* Runs the next execution to its end (resetting the VM first, drvm_reset,
+ * if it ran): 1 then, with the VM ended as after drvm_run_to_end, so the
+ * host can read races (drvm_race), drvm_finish it for the result and save
+ * its decisions; 0 when no execution is left; -1 on misuse. */
+int drvm_explore_next(DrVM *vm, int argc, const char *const *argv);
+bool drvm_explore_stats(const DrVM *vm, DrvmExploreStats *s);
+
 #ifdef __cplusplus
 }
 #endif

@@ -61,7 +61,7 @@ static void tape_add(Tape *t, char type, int64_t value) {
 static DrThread *rec_pick(DrScheduler *s, DrVM *vm, DrThread *cur, DrPickReason reason) {
   Tape *t = (Tape *)s;
   DrThread *r = t->inner->pick(t->inner, vm, cur, reason);
-  tape_add(t, 'P', r->id);
+  if (r) tape_add(t, 'P', r->id); /* none: the scheduler ended the run (an explorer abandons it) */
   return r;
 }
 

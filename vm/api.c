@@ -151,6 +151,7 @@ void drvm_free(DrVM *vm) {
   if (!vm) return;
   DrApi *a = vm->api;
   release_run(vm);
+  dr_api_explore_free(a);
   if (vm->out_file) fflush(vm->out_file);
   dr_vm_free(vm);
   if (a->out_sink) fclose(a->out_sink);

@@ -82,6 +82,9 @@ typedef struct DrApi {
   int choices_cap;
   char run_end;
   /* ---- end of the run's parts ---- */
+  /* systematic exploration (api_explore.c) */
+  DrExplorer *explorer;
+  DrvmExploreConfig explore;  /* its settings (strings owned) */
 } DrApi;
 
 /* Sets vm's message for drvm_error; returns false. */
@@ -89,6 +92,9 @@ bool dr_api_fail(DrVM *vm, const char *fmt, ...) DR_PRINTF(2, 3);
 /* Refuses a call from inside a listener, or outside the states
  * [lo, hi]: false with a message. */
 bool dr_api_check(DrVM *vm, const char *fn, DrApiState lo, DrApiState hi);
+
+/* api_explore.c */
+void dr_api_explore_free(DrApi *a);
 
 /* api_view.c */
 /* e as a host sees it. */

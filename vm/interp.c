@@ -176,6 +176,10 @@ static DrThread *hook_before(DrVM *vm, DrThread *th, DrEvent *ev, bool *post) {
     return th; /* a sync native or a thread's end: its own point consumes the grant */
   bool granted = th->granted_ip == ip;
   th->granted_ip = NULL;
+  if (th->init_return_ip == ip && th->nframes == th->init_return_depth) {
+    granted = true;
+    th->init_return_ip = NULL;
+  }
   if (!user) return th;
   unsigned cat = (fl & (DR_OPF_READ | DR_OPF_WRITE)) ? DR_SP_ACCESS : (fl & (DR_OPF_CALL | DR_OPF_RETURN)) ? DR_SP_CALL : 0;
   if (!granted && (vm->sched_points & cat)) {
@@ -389,9 +393,12 @@ static void interp_run(DrVM *vm) {
   do {                                                                        \
     if (DR_UNLIKELY((c)->init_state != DR_INIT_DONE)) {                       \
       SAVE();                                                                 \
+      int depth_ = th->nframes;                                               \
       int r_ = class_init(vm, th, (c));                                       \
       if (r_ < 0) goto handle_exception;                                      \
       if (r_ == 1) {                                                          \
+        th->init_return_ip = ip;                                              \
+        th->init_return_depth = depth_;                                       \
         LOAD();                                                               \
         REDISPATCH();                                                         \
       }                                                                       \

@@ -16,6 +16,7 @@ void dr_flush_output(DrVM *vm) {
 }
 
 void dr_write_fd(DrVM *vm, int fd, const char *s, size_t n) {
+  vm->prints++;
   if (fd == 2) {
     dr_flush_output(vm);
     fwrite(s, 1, n, vm->err_file);
@@ -31,6 +32,7 @@ void dr_write_fd(DrVM *vm, int fd, const char *s, size_t n) {
  * lost if the program ends first).  vm->out_carry keeps it per fd. */
 void dr_print_utf16(DrVM *vm, int fd, const uint16_t *u, int32_t n) {
   if (n == 0) return;
+  vm->prints++;
   int slot = fd == 2 ? 2 : 1;
   DrBuf tmp = {0};
   /* stdout text goes straight into its buffer; stderr's is written now */

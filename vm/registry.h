@@ -76,6 +76,20 @@ DrvmGoalStop dr_sched_goal_stop(DrScheduler *goal, int *index);
 /* Ends a replay here: the rest of its recording is dropped. */
 void dr_sched_replay_cut(DrScheduler *replay);
 
+/* --- systematic exploration (scheduler/explore.c) --- */
+typedef struct DrExplorer DrExplorer;
+/* An explorer; prefix (a recording's answers, may be NULL) fixes the
+ * first decisions of every execution. */
+DrExplorer *dr_explore_new(const DrvmExploreConfig *c, const DrSchedAnswer *prefix, int nprefix);
+void dr_explore_free(DrExplorer *x);
+/* The next execution's scheduler and listener (new each time: whoever
+ * runs it destroys them), or false when no execution is left. */
+bool dr_explore_begin(DrExplorer *x, DrScheduler **sched, DrListener **listener);
+/* After the execution ended: its races become new branches, and the
+ * next execution is chosen. */
+void dr_explore_end(DrExplorer *x, DrVM *vm);
+void dr_explore_stats(const DrExplorer *x, DrvmExploreStats *s);
+
 /* --- detector/registry.c --- */
 /* What a finished detector found. */
 typedef struct {

@@ -74,6 +74,13 @@ typedef struct DrThread {
   int nheld, held_cap;
 
   const uint32_t *granted_ip; /* the scheduler chose this pending event: execute it without asking again */
+  /* the instruction that started a class's initialization, and the frame
+   * count back in its frame: it re-executes after the initializer without
+   * a second scheduling point, so whichever thread happens to initialize
+   * a class passes the same points as the others (systematic exploration
+   * relies on a thread's points not depending on other threads) */
+  const uint32_t *init_return_ip;
+  int init_return_depth;
   char *ended_name;        /* its name when it ended (the Thread object may be gone) */
   bool in_uncaught;        /* running drvm.Boot.uncaught for an escaped exception */
   bool died;               /* an exception escaped its run() (or main) */

@@ -191,6 +191,7 @@ typedef struct DrVM {
                               for its low half (as Java's stream encoder) */
   uint64_t seed;           /* base of drvm.Boot.randomSeed (default 0) */
   uint64_t seed_calls;     /* randomSeed calls so far */
+  uint64_t prints;         /* writes to stdout or stderr so far: a scheduler sees which step printed */
   char run_end;
   /* ---- end of the run's scalars ---- */
 
