@@ -176,7 +176,7 @@ bool explore_run(Explore *x, DrVM *vm) {
     if (st == 0) break;
     drvm_explore_stats(vm, &x->st);
     if (x->fingerprints && !x->st.last_blocked)
-      fprintf(x->fingerprints, "%016llx\n", (unsigned long long)x->st.last_trace);
+      fprintf(x->fingerprints, "%016llx\n", (unsigned long long)drvm_explore_fingerprint(vm));
     if (!x->st.last_blocked) {
       ok = add_races(x, vm);
       DrvmResult r;
@@ -185,6 +185,7 @@ bool explore_run(Explore *x, DrVM *vm) {
     }
     double t = now_s();
     if (x->time_limit > 0 && t - start >= x->time_limit) x->stopped_by = "--time";
+    if (x->stop && *x->stop) x->stopped_by = "Ctrl-C";
     if (t - shown >= 0.2) {
       show_progress(x, t - start, false);
       shown = t;

@@ -7,6 +7,8 @@
 #ifndef DR_CLI_EXPLORE_H
 #define DR_CLI_EXPLORE_H
 
+#include <signal.h>
+
 #include "../vm/buf.h"
 #include "options.h"
 
@@ -34,7 +36,7 @@ typedef struct {
   uint64_t seen_in;         /* the last execution it was counted in */
 } ExRace;
 
-typedef struct {
+typedef struct Explore {
   /* given */
   const char *prog;         /* the program's file, as given */
   char *const *args;
@@ -45,6 +47,7 @@ typedef struct {
   uint64_t max_executions;  /* 0: none */
   double time_limit;        /* seconds, 0: none */
   bool progress;            /* a progress line on stderr */
+  volatile sig_atomic_t *stop; /* set (Ctrl-C): stop after the execution under way; may be NULL */
   FILE *fingerprints;       /* each execution's trace fingerprint, or NULL */
   /* found */
   DrvmExploreStats st;

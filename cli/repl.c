@@ -158,6 +158,7 @@ static void dispatch(Repl *r, char **argv, int argc) {
   else if (!strcmp(name, "help")) cmd_help(r, argv, argc);
   else if (!strcmp(name, "save")) cmd_save(r, argv, argc);
   else if (!strcmp(name, "hb")) repl_cmd_hb(r, argv, argc);
+  else if (!strcmp(name, "explore")) repl_cmd_explore(r, argv, argc);
   else if (!strcmp(name, "time")) cmd_time(r, argv, argc);
   else if (!repl_cmd_move(r, name, argv, argc) && !repl_cmd_show(r, name, argv, argc))
     repl_err(r, "internal: command %s has no handler", name);
@@ -248,6 +249,7 @@ static bool first_run(Repl *r, int *status) {
 }
 
 static void free_session(Repl *r) {
+  repl_explore_free(r);
   repl_stage_free(r);
   repl_vm_free(r->cur);
   repl_vm_free(r->redo);

@@ -99,6 +99,8 @@ typedef struct Repl {
   int width;                /* of the terminal (scripts: 100) */
   bool quit;
   volatile sig_atomic_t *interrupted;
+  struct Explore *explored; /* the last explore's outcomes and races (repl_explore.c) */
+  int nexplores;            /* explores so far: each has its directory of witnesses */
 } Repl;
 
 /* repl_vm.c */
@@ -124,6 +126,18 @@ void repl_vm_settle(ReplVM *v, int rc);
 
 /* repl_move.c */
 bool repl_cmd_move(Repl *r, const char *cmd, char **argv, int argc);
+
+/* repl_explore.c */
+void repl_cmd_explore(Repl *r, char **argv, int argc);
+/* Outcome n's witness (race n's), 1-based, and its decisions; NULL after
+ * saying why. */
+const char *repl_witness(Repl *r, bool race, int n, uint64_t *decisions);
+void repl_explore_free(Repl *r);
+
+/* repl_move.c */
+/* The session's directory for recordings (made when first needed); false
+ * after saying why. */
+bool repl_tmpdir(Repl *r);
 
 /* repl_stage.c */
 typedef struct ReplStager ReplStager;
@@ -207,6 +221,9 @@ const char *repl_c(Repl *r, const char *esc);
   X("watch", NULL, "Class.field | Account#1.balance | int[]#2[3]", "stop before any thread accesses it") \
   X("breaks", NULL, "", "the breakpoints and watches")                                               \
   X("delete", "d", "[ID]", "remove breakpoint ID (default: all)")                                    \
+  X("explore", NULL, "[optimal|source|none] [K]",                                                    \
+    "run every interleaving from here (K: at most K preemptions): each outcome and race, with a witness") \
+  X("witness", NULL, "N | race N", "follow outcome N's witness (or race N's) from here to its end")  \
   X("save", NULL, "FILE", "write the decisions so far: drvm run --replay FILE reproduces them")      \
   X("time", NULL, "COMMAND", "run COMMAND and say how long it took")                                 \
   X("help", "?", "[COMMAND]", "the commands, or one")                                                \

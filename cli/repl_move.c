@@ -1,5 +1,6 @@
 /* The REPL's moves (repl.h): a person's decisions and the stops they
  * honour; going back and forth between positions. */
+#include <errno.h>
 #include <string.h>
 
 #include "repl.h"
@@ -406,14 +407,19 @@ static void record_move(Repl *r, char **argv, int argc, uint64_t before) {
 
 /* The decisions of v in a file of the session's, for a line left behind;
  * NULL after saying why. */
+bool repl_tmpdir(Repl *r) {
+  if (r->tmpdir[0]) return true;
+  snprintf(r->tmpdir, sizeof r->tmpdir, "/tmp/drvm-repl-XXXXXX");
+  if (mkdtemp(r->tmpdir)) return true;
+  r->tmpdir[0] = 0;
+  repl_err(r, "cannot make a temporary directory: %s", strerror(errno));
+  return false;
+}
+
 static char *save_line(Repl *r, ReplVM *v) {
-  if (!r->tmpdir[0]) {
-    snprintf(r->tmpdir, sizeof r->tmpdir, "/tmp/drvm-repl-XXXXXX");
-    if (!mkdtemp(r->tmpdir)) {
-      r->tmpdir[0] = 0;
-      repl_err(r, "cannot keep the line left behind (a temporary directory): back will not reach it");
-      return NULL;
-    }
+  if (!repl_tmpdir(r)) {
+    repl_err(r, "the line left behind is not kept: back will not reach it");
+    return NULL;
   }
   char *path = dr_fmt("%s/line%d.rec", r->tmpdir, r->nfiles);
   if (!drvm_save_decisions(v->vm, path)) {
@@ -696,12 +702,49 @@ static void cmd_delete(Repl *r, char **argv, int argc) {
   repl_err(r, "no breakpoint %s (breaks lists them)", argv[1]);
 }
 
+/* witness N | witness race N: the run becomes that execution of the
+ * last explore, played from here (it shares the decisions so far) to its
+ * end; back returns here. */
+static void cmd_witness(Repl *r, char **argv, int argc) {
+  bool race = argc == 3 && !strcmp(argv[1], "race");
+  uint64_t n;
+  if ((argc != 2 && !race) || !repl_number(argv[argc - 1], 1000000, &n) || n == 0) {
+    repl_err(r, "witness N (an outcome of the last explore) or witness race N");
+    return;
+  }
+  uint64_t decisions;
+  const char *path = repl_witness(r, race, (int)n, &decisions);
+  if (!path) return;
+  ReplVM *v = r->cur;
+  if (!v->at_decision) {
+    repl_err(r, "the run is over: explore and witness work from a decision (back, goto)");
+    return;
+  }
+  ReplVM *w = repl_vm_start(r, path, decisions);
+  if (!w) return;
+  repl_stage_forget_after(r, v->pos);
+  if (r->redo && r->redo->pos > v->pos) branch(r, v->pos);
+  repl_vm_free(r->redo);
+  r->redo = NULL;
+  /* what the person saw before here is not news */
+  w->out_shown = v->out_shown < w->out.len ? v->out_shown : w->out.len;
+  w->err_shown = v->err_shown < w->err.len ? v->err_shown : w->err.len;
+  w->races_told = 0;
+  uint64_t before = v->pos;
+  take(r, w, false);
+  record_move(r, argv, argc, before);
+  repl_stage(r);
+  repl_show_news(r);
+  repl_show_position(r);
+}
+
 bool repl_cmd_move(Repl *r, const char *cmd, char **argv, int argc) {
   if (!strcmp(cmd, "step") || !strcmp(cmd, "next") || !strcmp(cmd, "run") || !strcmp(cmd, "continue") ||
       !strcmp(cmd, "finish"))
     forward_move(r, cmd, argv, argc);
   else if (!strcmp(cmd, "back")) cmd_back(r, argv, argc);
   else if (!strcmp(cmd, "goto")) cmd_goto(r, argv, argc);
+  else if (!strcmp(cmd, "witness")) cmd_witness(r, argv, argc);
   else if (!strcmp(cmd, "break")) cmd_break(r, argv, argc);
   else if (!strcmp(cmd, "watch")) cmd_watch(r, argv, argc);
   else if (!strcmp(cmd, "breaks")) cmd_breaks(r);

@@ -605,8 +605,6 @@ typedef struct {
   bool last_blocked;        /* abandoned: not an outcome */
   int last_preemptions;     /* preemptions in it (a switch away from a thread that could go on) */
   uint64_t last_decisions;
-  uint64_t last_trace;      /* a fingerprint of its Mazurkiewicz trace: executions that are
-                               the same trace (reorder independent steps only) share it */
   uint64_t max_decisions;   /* the longest execution so far */
 } DrvmExploreStats;
 
@@ -618,6 +616,10 @@ bool drvm_explore(DrVM *vm, const DrvmExploreConfig *c);
  * its decisions; 0 when no execution is left; -1 on misuse. */
 int drvm_explore_next(DrVM *vm, int argc, const char *const *argv);
 bool drvm_explore_stats(const DrVM *vm, DrvmExploreStats *s);
+/* A fingerprint of the latest execution's Mazurkiewicz trace: executions
+ * that are the same trace (that only reorder independent steps) share it;
+ * for checking a reduction.  0 if no execution ran. */
+uint64_t drvm_explore_fingerprint(const DrVM *vm);
 
 #ifdef __cplusplus
 }

@@ -28,9 +28,11 @@ typedef struct {
   bool fixed;               /* a decision of the given prefix */
 } XNode;
 
+/* A decision of the given prefix, as a recording answered it. */
 typedef struct {
-  int tid, waiter;
-} XForced;
+  char type;                /* 'P' a pick, 'W' a notify's waiter, 'Q' a quantum */
+  int64_t value;
+} XAnswer;
 
 struct DrExplorer {
   DrvmPor por;
@@ -49,15 +51,18 @@ struct DrExplorer {
   XEv pending;              /* the step under way, completed at the next decision */
   bool have_pending;
   uint64_t prints_seen;
-  int64_t clock_seen;
+  uint64_t timeouts_seen;
   /* objects by who made them: the thread and its allocation count */
   const DrObj **okey;
   uint64_t *oval;
   int on, ocap;
   uint32_t *allocs;
   int allocs_cap;
-  XForced *forced;
-  int nforced, forced_cap;
+  /* the given prefix: its answers in the order they were asked, and
+   * how many picks it has (the first nforced decisions are fixed) */
+  XAnswer *pre;
+  int npre, pre_cap, precur;
+  int nforced;
   DrvmExploreStats st;
 };
 
@@ -326,11 +331,21 @@ static XNode *new_node(DrExplorer *x, DrVM *vm, int d) {
   return n;
 }
 
-/* Chooses node d's branch (a new node): the prefix's, the wakeup tree's,
+/* The prefix's next answer of this type (the others asked meanwhile are
+ * skipped), or def when it has none left. */
+static int64_t prefix_next(DrExplorer *x, char type, int64_t def) {
+  while (x->precur < x->npre && x->pre[x->precur].type != type) {
+    if (type != 'P' && x->pre[x->precur].type == 'P') return def; /* not asked in this step */
+    x->precur++;
+  }
+  return x->precur < x->npre ? x->pre[x->precur++].value : def;
+}
+
+/* Chooses a new node's branch: the prefix's, the wakeup tree's,
  * or a free one.  false: the execution is abandoned here. */
-static bool plan_node(DrExplorer *x, DrVM *vm, XNode *n, int d) {
+static bool plan_node(DrExplorer *x, DrVM *vm, XNode *n, int forced) {
   int planned = -1;
-  if (n->fixed) planned = x->forced[d].tid;
+  if (n->fixed) planned = forced;
   else if (x->por == DRVM_POR_OPTIMAL && x->tree.nodes[n->root].child >= 0)
     planned = x->tree.nodes[x->tree.nodes[n->root].child].tid;
   if (planned < 0) {
@@ -353,7 +368,7 @@ static bool plan_node(DrExplorer *x, DrVM *vm, XNode *n, int d) {
     dr_xtree_new(&x->tree, n->root, &ev);
   }
   n->branch = planned;
-  n->preempting = preempts(n, planned);
+  n->preempting = !n->fixed && preempts(n, planned); /* the bound counts from where the prefix ends */
   if (!n->fixed && over_bound(x, n, planned)) {
     x->cut_any = true;
     x->st.cut++;
@@ -375,25 +390,28 @@ static DrThread *x_pick(DrScheduler *s, DrVM *vm, DrThread *cur, DrPickReason wh
   DrExplorer *x = ((XSched *)s)->x;
   if (x->pos == 0) {
     x->prints_seen = vm->prints;
-    x->clock_seen = vm->vclock_ns;
+    x->timeouts_seen = vm->timeouts;
   }
   step_done(x, vm);
-  if (vm->vclock_ns != x->clock_seen) { /* the clock jumped: whoever runs now follows everything */
-    x->clock_seen = vm->vclock_ns;
+  if (vm->timeouts != x->timeouts_seen) {
+    /* the virtual clock woke a thread: when it does depends on how far
+     * every thread got, so whatever runs next follows everything */
+    x->timeouts_seen = vm->timeouts;
     for (int t = 0; t < vm->nall_threads; t++) {
       dr_xexec_threads(&x->x, t);
       x->x.fence_next[t] = true;
     }
   }
   int d = x->pos;
+  int forced = d < x->nforced ? (int)prefix_next(x, 'P', -1) : -1; /* consumed in every execution */
   XNode *n;
   if (d < x->depth) {
     n = &x->stack[d];
   } else {
     n = new_node(x, vm, d);
-    if (!plan_node(x, vm, n, d)) { if (getenv("XDBG")) fprintf(stderr, "abandon plan at %d\n", d); return abandon(x, vm, true); }
+    if (!plan_node(x, vm, n, forced)) return abandon(x, vm, true);
   }
-  if (!can_run(vm, n->branch)) { if (getenv("XDBG")) fprintf(stderr, "abandon nofit at %d T%d\n", d, n->branch); return abandon(x, vm, true); } /* the plan does not fit: should not happen */
+  if (!can_run(vm, n->branch)) return abandon(x, vm, true); /* the plan does not fit the run (a divergence) */
   DrThread *t = thread_by_id(vm, n->branch);
   DrEvent e;
   x->pending = step_of(x, vm, t, &e);
@@ -411,7 +429,8 @@ static int x_pick_waiter(DrScheduler *s, DrVM *vm, DrObj *lock, DrThread *const 
   XNode *n = &x->stack[d];
   int k = 0;
   if (n->fixed) {
-    k = x->forced[d].waiter >= 0 && x->forced[d].waiter < nw ? x->forced[d].waiter : 0;
+    k = (int)prefix_next(x, 'W', 0);
+    if (k < 0 || k >= nw) k = 0;
   } else {
     if (n->wcount != nw) n->wcount = nw, n->wchoice = 0;
     k = n->wchoice;
@@ -422,10 +441,13 @@ static int x_pick_waiter(DrScheduler *s, DrVM *vm, DrObj *lock, DrThread *const 
 }
 
 static uint64_t x_quantum(DrScheduler *s, DrVM *vm, DrThread *t) {
-  (void)s;
   (void)vm;
   (void)t;
-  return 0; /* steps between points never switch: only the points do */
+  DrExplorer *x = ((XSched *)s)->x;
+  /* within a prefix, the quanta its run had, so that its preemption
+   * points come where they came; then none: only the points switch */
+  if (x->pos <= x->nforced && x->precur < x->npre && x->pre[x->precur].type == 'Q') return (uint64_t)x->pre[x->precur++].value;
+  return 0;
 }
 
 static void x_destroy(DrScheduler *s) { free(s); }
@@ -439,13 +461,20 @@ DrExplorer *dr_explore_new(const DrvmExploreConfig *c, const DrSchedAnswer *pref
   x->points = DR_SP_ACCESS | (c->points & DR_SP_CALL);
   x->tree.free_list = -1;
   x->root0 = dr_xtree_new(&x->tree, -1, NULL);
+  /* the answers before pick number prefix_len: the quanta and waiters
+   * asked within the prefix's last step belong to it */
+  uint64_t picks = 0;
   for (int i = 0; i < nprefix; i++) {
     const DrSchedAnswer *a = &prefix[i];
-    if (a->type == 'P')
-      for (uint64_t k = 0; k < a->count; k++) DR_PUSH(x->forced, x->nforced, x->forced_cap, ((XForced){(int)a->value, -1}));
-    else if (a->type == 'W' && x->nforced > 0)
-      x->forced[x->nforced - 1].waiter = (int)a->value;
+    if (a->type != 'P' && a->type != 'W' && a->type != 'Q') continue; /* spurious wake-ups: refused before */
+    for (uint64_t k = 0; k < a->count; k++) {
+      if (a->type == 'P' && picks == c->prefix_len) break;
+      if (a->type == 'P') picks++;
+      DR_PUSH(x->pre, x->npre, x->pre_cap, ((XAnswer){a->type, a->value}));
+    }
+    if (a->type == 'P' && picks == c->prefix_len) break;
   }
+  x->nforced = (int)picks;
   return x;
 }
 
@@ -462,7 +491,7 @@ void dr_explore_free(DrExplorer *x) {
   free(x->okey);
   free(x->oval);
   free(x->allocs);
-  free(x->forced);
+  free(x->pre);
   free(x);
 }
 
@@ -470,6 +499,7 @@ bool dr_explore_begin(DrExplorer *x, DrScheduler **sched, DrListener **listener)
   if (x->done) return false;
   x->st.executions++;
   x->pos = 0;
+  x->precur = 0;
   x->aborted = x->blocked = x->have_pending = false;
   dr_xexec_reset(&x->x);
   if (x->ocap) {
@@ -508,11 +538,6 @@ static bool in_sleep_or_todo(const XNode *n, int tid) {
 static void reverse(DrExplorer *x, int i, int j) {
   XNode *n = &x->stack[i];
   dr_xseq_notdep(&x->v, &x->x, i, j);
-  if (getenv("XDBG")) {
-    fprintf(stderr, "race %d(T%d k%d o%d) %d(T%d k%d): v =", i, x->x.ev[i].tid, x->x.ev[i].kind, x->x.ev[i].other, j, x->x.ev[j].tid, x->x.ev[j].kind);
-    for (int k = 0; k < x->v.n; k++) fprintf(stderr, " %d:T%d", x->v.s[k], x->x.ev[x->v.s[k]].tid);
-    fprintf(stderr, "\n");
-  }
   if (x->por == DRVM_POR_OPTIMAL) {
     for (int k = 0; k < n->nsleep; k++)
       if (dr_xseq_weak_initial(&x->v, &x->x, n->sleep[k].tid, &n->sleep[k])) return; /* explored already */
@@ -609,12 +634,6 @@ void dr_explore_end(DrExplorer *x, DrVM *vm) {
   bool limited = !x->aborted && vm->halting && vm->halt_outcome == DRVM_OUTCOME_STEP_LIMIT;
   st->last_blocked = x->aborted;
   st->last_decisions = (uint64_t)x->pos;
-  st->last_trace = fingerprint(&x->x);
-  if (getenv("XSEQ")) {
-    fprintf(stderr, "%016llx:", (unsigned long long)st->last_trace);
-    for (int j = 0; j < x->x.nreal; j++) fprintf(stderr, " %d%s%s", x->x.ev[j].tid, dr_event_info[x->x.ev[j].kind].word, x->x.ev[j].prints ? "!" : "");
-    fprintf(stderr, "\n");
-  }
   if (st->last_decisions > st->max_decisions) st->max_decisions = st->last_decisions;
   int last = x->pos < x->depth ? x->pos : x->depth;
   st->last_preemptions = last > 0 ? x->stack[last - 1].preempts + x->stack[last - 1].preempting : 0;
@@ -637,6 +656,8 @@ void dr_explore_end(DrExplorer *x, DrVM *vm) {
   x->depth = 0;
   x->done = true;
 }
+
+uint64_t dr_explore_fingerprint(const DrExplorer *x) { return fingerprint(&x->x); }
 
 void dr_explore_stats(const DrExplorer *x, DrvmExploreStats *s) {
   *s = x->st;

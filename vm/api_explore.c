@@ -90,3 +90,8 @@ bool drvm_explore_stats(const DrVM *vm, DrvmExploreStats *s) {
   dr_explore_stats(a->explorer, s);
   return true;
 }
+
+uint64_t drvm_explore_fingerprint(const DrVM *vm) {
+  const DrApi *a = vm->api;
+  return a->explorer ? dr_explore_fingerprint(a->explorer) : 0;
+}

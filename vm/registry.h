@@ -89,6 +89,8 @@ bool dr_explore_begin(DrExplorer *x, DrScheduler **sched, DrListener **listener)
  * next execution is chosen. */
 void dr_explore_end(DrExplorer *x, DrVM *vm);
 void dr_explore_stats(const DrExplorer *x, DrvmExploreStats *s);
+/* The latest execution's trace, as drvm_explore_fingerprint gives it. */
+uint64_t dr_explore_fingerprint(const DrExplorer *x);
 
 /* --- detector/registry.c --- */
 /* What a finished detector found. */

@@ -230,7 +230,7 @@ static void leave_wait_set(DrVM *vm, DrThread *t) {
 
 /* A timed sleep, wait or join ran out (sched_point.c calls this). */
 void dr_thread_timeout(DrVM *vm, DrThread *t) {
-  (void)vm;
+  vm->timeouts++;
   t->deadline = INT64_MAX;
   if (t->state == DR_TS_WAITING) leave_wait_set(vm, t);
   else if (t->state == DR_TS_SLEEPING || t->state == DR_TS_JOINING) t->state = DR_TS_RUNNABLE;

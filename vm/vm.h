@@ -192,6 +192,7 @@ typedef struct DrVM {
   uint64_t seed;           /* base of drvm.Boot.randomSeed (default 0) */
   uint64_t seed_calls;     /* randomSeed calls so far */
   uint64_t prints;         /* writes to stdout or stderr so far: a scheduler sees which step printed */
+  uint64_t timeouts;       /* timed sleeps, waits and joins that ran out: a scheduler sees the clock wake a thread */
   char run_end;
   /* ---- end of the run's scalars ---- */
 
