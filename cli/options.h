@@ -113,6 +113,9 @@ enum {
   X(TRACE, "--trace", NULL, "FILE", DR_TO_CLI, NULL, DR_VAL(DR_V_OPT_FILE), DR_RR_NO, 0,                               \
     "one line per event (access, lock, call...) to FILE (default stderr):\n"                                           \
     "  T2 Thread-1  wr   Account#3.balance  bank.dl:14  Account.deposit")                                              \
+  X(MINIMIZE, "--minimize", NULL, "OUT", DR_TO_CLI, NULL, DR_VAL(DR_V_OPT_FILE), DR_RR_NO, DR_F_RUN_ONLY,             \
+    "with --replay REC: shrink the recording to fewer preemptions that still show its race, uncaught exception or "   \
+    "deadlock (checked by replay), written to OUT (default REC.min.rec)")                                              \
   X(SCHED_REPORT, "--sched-report", NULL, "FILE", DR_TO_CLI, NULL, DR_VAL(DR_V_FILE), DR_RR_NO, DR_F_RUN_ONLY,                    \
     "write the scheduler's counters and the run's outcome as JSON (for scripts; docs/hunt.md)")                        \
   X(ALL_RACES, "--all-races", NULL, NULL, DR_TO_DET, "all-races", DR_VAL(DR_V_FLAG), DR_RR_REGISTRY, 0, NULL)          \

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "help.h"
+#include "minimize.h"
 #include "run.h"
 
 /* The failed API call's message; a usage error's exit status. */
@@ -158,6 +159,11 @@ int dr_cmd_run(int argc, char **argv) {
     if (!go) status = DRVM_EXIT_USAGE;
   }
   if (go && r.prefix) r.then_seed = r.have_seed ? r.seed : recorded_seed(&r);
+  if (go && dr_ro_given(&r.o, DR_RO_MINIMIZE)) {
+    if (!r.recording || r.prefix) status = dr_usage_error("%s needs --replay REC: the recording to shrink", "--minimize");
+    else status = dr_minimize(&r.o, r.recording, r.text, r.len, recorded_seed(&r));
+    go = false;
+  }
   for (bool restart = go; restart;) {
     status = run_vm(&r, &restart);
     if (!restart || r.attempt >= r.restarts) break;
