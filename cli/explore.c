@@ -270,8 +270,6 @@ static int usage_checks(Explore *x, const DrRunOpts *o) {
     return dr_usage_error("--por takes optimal, source or none, not '%s'", dr_ro_get(o, DR_RO_POR));
   if (dr_ro_given(o, DR_RO_TIME) && (x->time_limit = parse_time(dr_ro_get(o, DR_RO_TIME))) < 0)
     return dr_usage_error("--time takes a duration such as 30, 30s, 5m or 1h, not '%s'", dr_ro_get(o, DR_RO_TIME));
-  if (dr_ro_given(o, DR_RO_SPURIOUS))
-    return dr_usage_error("%s: exploring spurious wake-ups is not supported yet", "--spurious-wakeups");
   return 0;
 }
 
@@ -279,6 +277,7 @@ static int explore_program(Explore *x, const DrRunOpts *o) {
   DrvmConfig c;
   drvm_config_init(&c);
   c.seed = x->seed;
+  c.spurious_wakeups = dr_ro_given(o, DR_RO_SPURIOUS);
   c.max_steps = dr_ro_num(o, DR_RO_MAX_STEPS);
   c.max_heap = (size_t)dr_ro_num(o, DR_RO_MAX_HEAP);
   c.write_out = explore_capture_out;

@@ -48,6 +48,11 @@ struct DrExplorer {
   /* the execution */
   int pos;                  /* decisions so far */
   bool aborted, blocked;
+  bool planned;             /* this point's decision is made (plan_point) */
+  int plan_tid;
+  bool spurious;            /* waiting threads may wake without notify */
+  bool *woke;               /* by thread: it woke by itself in this execution */
+  int woke_cap;
   XEv pending;              /* the step under way, completed at the next decision */
   bool have_pending;
   uint64_t prints_seen;
@@ -256,6 +261,19 @@ static bool can_run(DrVM *vm, int tid) {
   return t && t->state != DR_TS_ENDED && dr_sched_is_enabled(vm, t);
 }
 
+/* With spurious wake-ups, a waiting thread whose monitor is free may wake
+ * (and retake it) at any point: a step of its own, at most once per
+ * thread in an execution. */
+static bool may_wake(const DrExplorer *x, DrVM *vm, int tid) {
+  DrThread *t = thread_by_id(vm, tid);
+  if (!x->spurious || !t || t->state != DR_TS_WAITING || !t->monitor) return false;
+  /* once per thread and execution: a wait() in a loop could otherwise
+   * wake and wait again forever, and so would the search */
+  if (tid < x->woke_cap && x->woke[tid]) return false;
+  const DrMonitor *m = t->monitor->monitor;
+  return !m || !m->owner;
+}
+
 /* Whether t, chosen, would only find that it cannot go on: a join of a
  * live thread, or a lock another thread holds.  Such a step changes
  * nothing, so it is taken only when no thread can do anything else (a
@@ -294,7 +312,13 @@ static int free_choice(DrExplorer *x, DrVM *vm, const XNode *n) {
     if (over_bound(x, n, tid)) return -2;
     return tid;
   }
-  if (!any_able && futile_one >= 0) return futile_one; /* every thread is stuck: let the VM see it */
+  if (any_able) return -1;
+  /* nothing else can go on: a waiting thread may wake by itself */
+  DrThread *const *all;
+  int nall = dr_sched_threads(vm, &all);
+  for (int i = 0; i < nall; i++)
+    if (may_wake(x, vm, all[i]->id) && !asleep(n, all[i]->id)) return all[i]->id;
+  if (futile_one >= 0) return futile_one; /* every thread is stuck: let the VM see it */
   return -1;
 }
 
@@ -357,6 +381,10 @@ static bool plan_node(DrExplorer *x, DrVM *vm, XNode *n, int forced) {
       int nen = dr_sched_enabled(vm, &en);
       for (int i = 0; i < nen; i++)
         if (en[i]->id != planned && !futile(vm, en[i])) DR_PUSH(n->todo, n->ntodo, n->todo_cap, en[i]->id);
+      DrThread *const *all;
+      int nall = dr_sched_threads(vm, &all);
+      for (int i = 0; i < nall; i++)
+        if (all[i]->id != planned && may_wake(x, vm, all[i]->id)) DR_PUSH(n->todo, n->ntodo, n->todo_cap, all[i]->id);
     }
   }
   if (x->por == DRVM_POR_OPTIMAL && x->tree.nodes[n->root].child < 0) {
@@ -384,10 +412,12 @@ static DrThread *abandon(DrExplorer *x, DrVM *vm, bool blocked) {
   return NULL;
 }
 
-static DrThread *x_pick(DrScheduler *s, DrVM *vm, DrThread *cur, DrPickReason why) {
-  (void)cur;
-  (void)why;
-  DrExplorer *x = ((XSched *)s)->x;
+/* This point's decision, made once: the spurious-wake-up question comes
+ * before the pick at the same point.  The thread, or -1 (abandoned). */
+static int plan_point(DrExplorer *x, DrVM *vm) {
+  if (x->planned) return x->plan_tid;
+  x->planned = true;
+  x->plan_tid = -1;
   if (x->pos == 0) {
     x->prints_seen = vm->prints;
     x->timeouts_seen = vm->timeouts;
@@ -409,14 +439,49 @@ static DrThread *x_pick(DrScheduler *s, DrVM *vm, DrThread *cur, DrPickReason wh
     n = &x->stack[d];
   } else {
     n = new_node(x, vm, d);
-    if (!plan_node(x, vm, n, forced)) return abandon(x, vm, true);
+    if (!plan_node(x, vm, n, forced)) {
+      abandon(x, vm, true);
+      return -1;
+    }
   }
-  if (!can_run(vm, n->branch)) return abandon(x, vm, true); /* the plan does not fit the run (a divergence) */
-  DrThread *t = thread_by_id(vm, n->branch);
+  if (!can_run(vm, n->branch) && !may_wake(x, vm, n->branch)) {
+    abandon(x, vm, true); /* the plan does not fit the run (a divergence) */
+    return -1;
+  }
+  return x->plan_tid = n->branch;
+}
+
+static int x_spurious(DrScheduler *s, DrVM *vm, DrThread *const *waiting, int nw) {
+  DrExplorer *x = ((XSched *)s)->x;
+  int tid = plan_point(x, vm);
+  for (int i = 0; i < nw; i++) {
+    if (waiting[i]->id != tid) continue;
+    if (tid >= x->woke_cap) {
+      int cap = x->woke_cap ? x->woke_cap : 8;
+      while (cap <= tid) cap *= 2;
+      x->woke = dr_xrealloc(x->woke, (size_t)cap);
+      memset(x->woke + x->woke_cap, 0, (size_t)(cap - x->woke_cap));
+      x->woke_cap = cap;
+    }
+    x->woke[tid] = true;
+    return i;
+  }
+  return -1;
+}
+
+static DrThread *x_pick(DrScheduler *s, DrVM *vm, DrThread *cur, DrPickReason why) {
+  (void)cur;
+  (void)why;
+  DrExplorer *x = ((XSched *)s)->x;
+  int tid = plan_point(x, vm);
+  x->planned = false;
+  if (tid < 0) return NULL;
+  if (!can_run(vm, tid)) return abandon(x, vm, true);
+  DrThread *t = thread_by_id(vm, tid);
   DrEvent e;
   x->pending = step_of(x, vm, t, &e);
   x->have_pending = true;
-  note_enables(x, vm, &e, d);
+  note_enables(x, vm, &e, x->pos);
   x->pos++;
   return t;
 }
@@ -454,10 +519,12 @@ static void x_destroy(DrScheduler *s) { free(s); }
 
 /* ------------------------------------------------------------ the search */
 
-DrExplorer *dr_explore_new(const DrvmExploreConfig *c, const DrSchedAnswer *prefix, int nprefix) {
+DrExplorer *dr_explore_new(const DrvmExploreConfig *c, bool spurious, const DrSchedAnswer *prefix, int nprefix) {
   DrExplorer *x = dr_xcalloc(1, sizeof *x);
   x->por = c->por;
   x->bound = c->preemptions;
+  x->spurious = spurious;
+  x->x.spurious = spurious;
   x->points = DR_SP_ACCESS | (c->points & DR_SP_CALL);
   x->tree.free_list = -1;
   x->root0 = dr_xtree_new(&x->tree, -1, NULL);
@@ -491,6 +558,7 @@ void dr_explore_free(DrExplorer *x) {
   free(x->okey);
   free(x->oval);
   free(x->allocs);
+  free(x->woke);
   free(x->pre);
   free(x);
 }
@@ -500,19 +568,21 @@ bool dr_explore_begin(DrExplorer *x, DrScheduler **sched, DrListener **listener)
   x->st.executions++;
   x->pos = 0;
   x->precur = 0;
-  x->aborted = x->blocked = x->have_pending = false;
+  x->aborted = x->blocked = x->have_pending = x->planned = false;
   dr_xexec_reset(&x->x);
   if (x->ocap) {
     memset(x->okey, 0, sizeof *x->okey * (size_t)x->ocap);
     x->on = 0;
   }
   if (x->allocs) memset(x->allocs, 0, sizeof *x->allocs * (size_t)x->allocs_cap);
+  if (x->woke) memset(x->woke, 0, (size_t)x->woke_cap);
   XSched *s = dr_xcalloc(1, sizeof *s);
   s->base.name = "explore";
   s->base.points = x->points;
   s->base.pick = x_pick;
   s->base.pick_waiter = x_pick_waiter;
   s->base.quantum = x_quantum;
+  s->base.spurious = x_spurious;
   s->base.destroy = x_destroy;
   s->x = x;
   XListen *l = dr_xcalloc(1, sizeof *l);
@@ -598,12 +668,13 @@ static bool next_branch(DrExplorer *x, int d) {
 
 /* A thread left blocked on a monitor at the end (a deadlock) would take
  * it next: that take races with the monitor's last one, and reversing
- * the two is how the other lock orders are found. */
+ * the two is how the other lock orders are found.  Likewise a waiting
+ * thread that may wake by itself (spurious wake-ups). */
 static void add_blocked_takes(DrExplorer *x, DrVM *vm) {
   x->x.nreal = x->x.n;
   for (int i = 0; i < vm->nthreads; i++) {
     DrThread *t = vm->threads[i];
-    if (t->state != DR_TS_BLOCKED || !t->monitor) continue;
+    if ((t->state != DR_TS_BLOCKED || !t->monitor) && !may_wake(x, vm, t->id)) continue;
     DrEvent e;
     XEv ev = step_of(x, vm, t, &e);
     if (ev.op == XOP_TAKE) dr_xexec_add(&x->x, &ev);

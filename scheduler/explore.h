@@ -69,6 +69,7 @@ typedef struct {
   int *intr_last;       /* the latest interrupt of it, -1 */
   bool *fence_next;     /* its next step follows a clock advance */
   int nthreads_cap;
+  bool spurious;        /* waiting threads may wake by themselves */
   int last_print;       /* the latest printing step, -1 */
   int last_fork;        /* the latest FORK step, -1 */
   /* locations touched, by key (open addressing, cleared per execution) */

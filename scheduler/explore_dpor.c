@@ -142,7 +142,7 @@ static void join(const XExec *x, uint32_t *c, int k) {
 }
 
 /* How a step is a direct predecessor of the new one. */
-enum { P_ENABLE, P_RACY, P_TAKE, P_REL };
+enum { P_ENABLE, P_RACY, P_TAKE, P_REL, P_NOTIFIED };
 
 
 static void pred(Pred **p, int *n, int *cap, int step, int how) {
@@ -164,7 +164,8 @@ static void add_race(XExec *x, int i, int j) {
 static int collect_preds(XExec *x, int j, Pred **p, int *cap) {
   const XEv *e = &x->ev[j];
   int n = 0, t = e->tid;
-  pred(p, &n, cap, x->enabler[t], P_ENABLE);
+  /* with spurious wake-ups, a WAKE needs no notify: reversible past it */
+  pred(p, &n, cap, x->enabler[t], x->spurious && e->kind == DR_EV_WAKE ? P_NOTIFIED : P_ENABLE);
   x->enabler[t] = -1;
   pred(p, &n, cap, x->intr_last[t], P_RACY);
   if (e->fence)
@@ -250,7 +251,7 @@ int dr_xexec_add(XExec *x, const XEv *ev) {
     int s = p[k].step, st = x->ev[s].tid;
     if (p[k].how == P_RACY && st != t && c[st] < x->seq[s]) add_race(x, s, j);
     if (p[k].how == P_TAKE) take = s;
-    else if (base && p[k].how != P_REL) join(x, base, s);
+    else if (base && p[k].how != P_REL && p[k].how != P_NOTIFIED) join(x, base, s);
     join(x, c, s);
   }
   if (take >= 0 && x->ev[take].tid != t && base[x->ev[take].tid] < x->seq[take]) add_race(x, take, j);

@@ -26,7 +26,6 @@ bool drvm_explore(DrVM *vm, const DrvmExploreConfig *c) {
   DrApi *a = vm->api;
   if (a->explorer) return dr_api_fail(vm, "drvm_explore: this VM explores already");
   if ((unsigned)c->por >= DRVM_POR__COUNT) return dr_api_fail(vm, "drvm_explore: no such reduction (%d)", (int)c->por);
-  if (a->spurious) return dr_api_fail(vm, "exploring with spurious wake-ups is not supported yet");
   if (!dr_reg_det_check(c->detector ? c->detector : "ft", c->detector_options, &a->pool, a->err, sizeof a->err))
     return false;
   const DrSchedAnswer *prefix = NULL;
@@ -47,7 +46,7 @@ bool drvm_explore(DrVM *vm, const DrvmExploreConfig *c) {
                                     ? NULL
                                     : dr_fmt("quiet %s", c->detector_options ? c->detector_options : "");
   a->explore.prefix_from = NULL;
-  a->explorer = dr_explore_new(c, prefix, nprefix);
+  a->explorer = dr_explore_new(c, a->spurious, prefix, nprefix);
   return true;
 }
 

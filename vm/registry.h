@@ -79,8 +79,9 @@ void dr_sched_replay_cut(DrScheduler *replay);
 /* --- systematic exploration (scheduler/explore.c) --- */
 typedef struct DrExplorer DrExplorer;
 /* An explorer; prefix (a recording's answers, may be NULL) fixes the
- * first decisions of every execution. */
-DrExplorer *dr_explore_new(const DrvmExploreConfig *c, const DrSchedAnswer *prefix, int nprefix);
+ * first decisions of every execution; spurious: waiting threads may wake
+ * by themselves (--spurious-wakeups), a branch of their own. */
+DrExplorer *dr_explore_new(const DrvmExploreConfig *c, bool spurious, const DrSchedAnswer *prefix, int nprefix);
 void dr_explore_free(DrExplorer *x);
 /* The next execution's scheduler and listener (new each time: whoever
  * runs it destroys them), or false when no execution is left. */
