@@ -46,7 +46,9 @@ struct DrExplorer {
   int depth, cap;
   bool done, cut_any;
   /* the execution */
-  int pos;                  /* decisions so far */
+  int pos;                  /* steps so far (the decisions once a thread was started) */
+  uint64_t decisions;       /* decisions so far (the VM's count) */
+  bool alone;               /* this decision is main's before any thread starts: not a step */
   bool aborted, blocked;
   bool planned;             /* this point's decision is made (plan_point) */
   int plan_tid;
@@ -341,7 +343,7 @@ static XNode *new_node(DrExplorer *x, DrVM *vm, int d) {
   x->depth = d + 1;
   n->nsleep = n->ntodo = 0;
   n->wchoice = n->wcount = 0;
-  n->fixed = d < x->nforced;
+  n->fixed = x->decisions < (uint64_t)x->nforced;
   n->prev = d > 0 ? x->x.ev[d - 1].tid : -1;
   n->prev_enabled = n->prev >= 0 && able(vm, n->prev);
   n->preempts = d > 0 ? x->stack[d - 1].preempts + x->stack[d - 1].preempting : 0;
@@ -418,11 +420,23 @@ static int plan_point(DrExplorer *x, DrVM *vm) {
   if (x->planned) return x->plan_tid;
   x->planned = true;
   x->plan_tid = -1;
-  if (x->pos == 0) {
+  if (x->decisions == 0) {
     x->prints_seen = vm->prints;
     x->timeouts_seen = vm->timeouts;
   }
   step_done(x, vm);
+  int forced = x->decisions < (uint64_t)x->nforced ? (int)prefix_next(x, 'P', -1) : -1; /* consumed in every execution */
+  if (vm->nall_threads == 1) {
+    /* main alone, before it starts a thread: nothing to interleave, and
+     * everything it does happens before whatever it starts -- not a step
+     * of the search, so a single-threaded program, or a long setup, costs
+     * no memory */
+    x->prints_seen = vm->prints;
+    x->timeouts_seen = vm->timeouts;
+    x->alone = true;
+    return x->plan_tid = vm->threads[0]->id;
+  }
+  x->alone = false;
   if (vm->timeouts != x->timeouts_seen) {
     /* the virtual clock woke a thread: when it does depends on how far
      * every thread got, so whatever runs next follows everything */
@@ -433,7 +447,6 @@ static int plan_point(DrExplorer *x, DrVM *vm) {
     }
   }
   int d = x->pos;
-  int forced = d < x->nforced ? (int)prefix_next(x, 'P', -1) : -1; /* consumed in every execution */
   XNode *n;
   if (d < x->depth) {
     n = &x->stack[d];
@@ -477,7 +490,9 @@ static DrThread *x_pick(DrScheduler *s, DrVM *vm, DrThread *cur, DrPickReason wh
   x->planned = false;
   if (tid < 0) return NULL;
   if (!can_run(vm, tid)) return abandon(x, vm, true);
+  x->decisions++;
   DrThread *t = thread_by_id(vm, tid);
+  if (x->alone) return t;
   DrEvent e;
   x->pending = step_of(x, vm, t, &e);
   x->have_pending = true;
@@ -511,7 +526,7 @@ static uint64_t x_quantum(DrScheduler *s, DrVM *vm, DrThread *t) {
   DrExplorer *x = ((XSched *)s)->x;
   /* within a prefix, the quanta its run had, so that its preemption
    * points come where they came; then none: only the points switch */
-  if (x->pos <= x->nforced && x->precur < x->npre && x->pre[x->precur].type == 'Q') return (uint64_t)x->pre[x->precur++].value;
+  if (x->decisions <= (uint64_t)x->nforced && x->precur < x->npre && x->pre[x->precur].type == 'Q') return (uint64_t)x->pre[x->precur++].value;
   return 0;
 }
 
@@ -567,6 +582,7 @@ bool dr_explore_begin(DrExplorer *x, DrScheduler **sched, DrListener **listener)
   if (x->done) return false;
   x->st.executions++;
   x->pos = 0;
+  x->decisions = 0;
   x->precur = 0;
   x->aborted = x->blocked = x->have_pending = x->planned = false;
   dr_xexec_reset(&x->x);
@@ -704,7 +720,7 @@ void dr_explore_end(DrExplorer *x, DrVM *vm) {
   DrvmExploreStats *st = &x->st;
   bool limited = !x->aborted && vm->halting && vm->halt_outcome == DRVM_OUTCOME_STEP_LIMIT;
   st->last_blocked = x->aborted;
-  st->last_decisions = (uint64_t)x->pos;
+  st->last_decisions = x->decisions;
   if (st->last_decisions > st->max_decisions) st->max_decisions = st->last_decisions;
   int last = x->pos < x->depth ? x->pos : x->depth;
   st->last_preemptions = last > 0 ? x->stack[last - 1].preempts + x->stack[last - 1].preempting : 0;
@@ -715,7 +731,7 @@ void dr_explore_end(DrExplorer *x, DrVM *vm) {
   if (x->por != DRVM_POR_NONE && !(x->aborted && x->por == DRVM_POR_OPTIMAL))
     for (int r = 0; r < x->x.nraces; r += 2) {
       int i = x->x.races[r], j = x->x.races[r + 1];
-      if (i >= x->nforced && i < x->depth) reverse(x, i, j);
+      if (i < x->depth && !x->stack[i].fixed) reverse(x, i, j); /* the prefix is not explored */
     }
   for (int d = x->depth - 1; d >= 0; d--) {
     if (next_branch(x, d)) {
