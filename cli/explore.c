@@ -74,6 +74,7 @@ static bool add_outcome(Explore *x, DrVM *vm, const DrvmResult *r) {
     o->err = dr_strdup(buf_text(&x->err));
     o->kind = kind;
     o->status = status;
+    o->uncaught = r->uncaught;
     o->hash = h;
     o->preemptions = x->st.last_preemptions + 1; /* any witness is shorter */
   }

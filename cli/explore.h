@@ -19,6 +19,7 @@ typedef struct {
   char *out, *err;          /* stdout, stderr (race reports are not printed while exploring) */
   DrvmOutcome kind;         /* NORMAL, EXIT, EXCEPTION, DEADLOCK, STEP_LIMIT */
   int status;               /* the program's own exit status (0 for a normal end) */
+  int uncaught;             /* threads an exception escaped from (main's included) */
   uint64_t hash;
   uint64_t count;           /* executions that reached it */
   int preemptions;          /* its witness's */

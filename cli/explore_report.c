@@ -7,6 +7,7 @@
 #include "explore.h"
 
 static const char *plural(uint64_t n) { return n == 1 ? "" : "s"; }
+static char *ending_kind(const ExOutcome *o);
 
 char *explore_replay_command(const Explore *x, const char *witness) {
   DrBuf b = {0};
@@ -19,6 +20,16 @@ char *explore_replay_command(const Explore *x, const char *witness) {
 
 /* How an outcome ended, in words. */
 static char *ending(const ExOutcome *o) {
+  if (o->uncaught && o->kind != DRVM_OUTCOME_EXCEPTION) {
+    char *how = ending_kind(o);
+    char *s = dr_fmt("%s, after an exception escaped %d thread%s", how, o->uncaught, o->uncaught == 1 ? "" : "s");
+    free(how);
+    return s;
+  }
+  return ending_kind(o);
+}
+
+static char *ending_kind(const ExOutcome *o) {
   switch (o->kind) {
   case DRVM_OUTCOME_NORMAL: return dr_strdup("ended normally");
   case DRVM_OUTCOME_EXIT: return dr_fmt("System.exit(%d)", o->status);
@@ -107,7 +118,7 @@ int explore_status(const Explore *x) {
   int worst = 0;
   for (int i = 0; i < x->nouts; i++) {
     DrvmOutcome k = x->outs[i].kind;
-    int st = k == DRVM_OUTCOME_EXCEPTION ? DRVM_EXIT_EXCEPTION
+    int st = k == DRVM_OUTCOME_EXCEPTION || x->outs[i].uncaught ? DRVM_EXIT_EXCEPTION
              : k == DRVM_OUTCOME_DEADLOCK ? DRVM_EXIT_DEADLOCK
              : k == DRVM_OUTCOME_STEP_LIMIT ? DRVM_EXIT_STEPS
                                             : 0;
@@ -138,6 +149,7 @@ bool explore_write_json(const Explore *x, const char *path, char *err, size_t er
     dr_jw_begin(&w, NULL, '{');
     dr_jw_str(&w, "outcome", drvm_outcome_word(o->kind));
     dr_jw_int(&w, "exit_status", o->status);
+    dr_jw_int(&w, "uncaught", o->uncaught);
     dr_jw_str(&w, "stdout", o->out);
     dr_jw_str(&w, "stderr", o->err);
     dr_jw_uint(&w, "count", o->count);

@@ -71,8 +71,8 @@ static const char *const explore_intro =
 static const char *const explore_exit_text =
     "\n"
     "exit status:\n"
-    "  0   explored: no outcome was an exception, a deadlock or a step limit, and no race\n"
-    "  1   some execution ended with an uncaught exception\n"
+    "  0   explored: no outcome had an uncaught exception, a deadlock or a step limit, and no race\n"
+    "  1   in some execution an exception escaped a thread (an assertion's too)\n"
     "  2   usage error    3   compile error\n"
     "  4   some execution deadlocked (and none threw)\n"
     "  5   some execution hit --max-steps (and none threw or deadlocked)\n"

@@ -105,6 +105,8 @@ static void show(Repl *r, const Explore *x) {
     else if (o->kind == DRVM_OUTCOME_EXCEPTION) dr_buf_append_str(&b, "an exception escaped; ");
     else if (o->kind == DRVM_OUTCOME_STEP_LIMIT) dr_buf_append_str(&b, "--max-steps reached; ");
     else if (o->kind == DRVM_OUTCOME_EXIT) dr_buf_printf(&b, "System.exit(%d); ", o->status);
+    if (o->uncaught && o->kind != DRVM_OUTCOME_EXCEPTION)
+      dr_buf_printf(&b, "an exception escaped %d thread%s; ", o->uncaught, o->uncaught == 1 ? "" : "s");
     if (*o->out) one_line(&b, o->out);
     else dr_buf_append_str(&b, "(no output)");
     repl_say(r, "%s", b.data);
