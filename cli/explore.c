@@ -277,15 +277,11 @@ static int usage_checks(Explore *x, const DrRunOpts *o) {
 static int explore_program(Explore *x, const DrRunOpts *o) {
   DrvmConfig c;
   drvm_config_init(&c);
+  dr_ro_vm_config(o, &c);
   c.seed = x->seed;
-  c.spurious_wakeups = dr_ro_given(o, DR_RO_SPURIOUS);
-  c.max_steps = dr_ro_num(o, DR_RO_MAX_STEPS);
-  c.max_heap = (size_t)dr_ro_num(o, DR_RO_MAX_HEAP);
   c.write_out = explore_capture_out;
   c.write_err = explore_capture_err;
   c.write_user = x;
-  c.libs = (const char *const *)o->val[DR_RO_LIB].v;
-  c.nlibs = o->val[DR_RO_LIB].n;
   char err[512];
   DrVM *vm = drvm_new(&c, err, sizeof err);
   if (!vm) {

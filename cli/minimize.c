@@ -82,14 +82,11 @@ static bool shows(const Finding *want, const Finding *got) {
 static DrVM *new_vm(Min *m) {
   DrvmConfig c;
   drvm_config_init(&c);
+  dr_ro_vm_config(m->o, &c);
   c.seed = m->seed;
-  c.max_steps = dr_ro_num(m->o, DR_RO_MAX_STEPS);
-  c.max_heap = (size_t)dr_ro_num(m->o, DR_RO_MAX_HEAP);
   c.write_out = cap_out;
   c.write_err = cap_err;
   c.write_user = m;
-  c.libs = (const char *const *)m->o->val[DR_RO_LIB].v;
-  c.nlibs = m->o->val[DR_RO_LIB].n;
   char err[512];
   DrVM *vm = drvm_new(&c, err, sizeof err);
   if (!vm) {

@@ -313,6 +313,14 @@ int dr_ro_parse(DrRunOpts *o, int argc, char **argv) {
   return 0;
 }
 
+void dr_ro_vm_config(const DrRunOpts *o, DrvmConfig *c) {
+  c->max_heap = (size_t)dr_ro_num(o, DR_RO_MAX_HEAP);
+  c->max_steps = dr_ro_num(o, DR_RO_MAX_STEPS);
+  c->spurious_wakeups = dr_ro_given(o, DR_RO_SPURIOUS);
+  c->libs = (const char *const *)o->val[DR_RO_LIB].v;
+  c->nlibs = o->val[DR_RO_LIB].n;
+}
+
 uint64_t dr_draw_seed(void) {
   uint64_t s = 0;
   int fd = open("/dev/urandom", O_RDONLY);

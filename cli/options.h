@@ -243,6 +243,10 @@ char *dr_ro_sched_options(const DrRunOpts *o, const char *sched, const char *mor
  * det is no detector at all, which drvm_set_detector reports). */
 char *dr_ro_det_options(const DrRunOpts *o, const char *det, DrRoId *refused);
 
+/* The DrvmConfig fields the options set for any command's VM: the heap
+ * and step limits, the C libraries, spurious wake-ups. */
+void dr_ro_vm_config(const DrRunOpts *o, DrvmConfig *c);
+
 /* A fresh seed for a command given none (run, hunt, racefuzz), short
  * enough to retype.  Only the command line draws one: the library never
  * reads the time or the OS's randomness, so the printed seed reruns

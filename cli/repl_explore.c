@@ -57,14 +57,11 @@ static bool parse_args(Repl *r, char **argv, int argc, DrvmExploreConfig *c) {
 static DrVM *new_vm(Repl *r, Explore *x) {
   DrvmConfig c;
   drvm_config_init(&c);
+  dr_ro_vm_config(&r->o, &c);
   c.seed = r->seed;
-  c.max_steps = dr_ro_num(&r->o, DR_RO_MAX_STEPS);
-  c.max_heap = (size_t)dr_ro_num(&r->o, DR_RO_MAX_HEAP);
   c.write_out = explore_capture_out;
   c.write_err = explore_capture_err;
   c.write_user = x;
-  c.libs = (const char *const *)r->o.val[DR_RO_LIB].v;
-  c.nlibs = r->o.val[DR_RO_LIB].n;
   char err[512];
   DrVM *vm = drvm_new(&c, err, sizeof err);
   if (!vm) {

@@ -14,12 +14,8 @@ static int api_error(const DrVM *vm) {
 
 static void make_config(const DrRun *r, DrvmConfig *cfg, const char *rerun) {
   drvm_config_init(cfg);
-  cfg->max_heap = (size_t)dr_ro_num(&r->o, DR_RO_MAX_HEAP);
-  cfg->max_steps = dr_ro_num(&r->o, DR_RO_MAX_STEPS);
+  dr_ro_vm_config(&r->o, cfg);
   cfg->seed = r->seed;
-  cfg->spurious_wakeups = dr_ro_given(&r->o, DR_RO_SPURIOUS);
-  cfg->libs = (const char *const *)r->o.val[DR_RO_LIB].v;
-  cfg->nlibs = r->o.val[DR_RO_LIB].n;
   cfg->rerun = rerun;
 }
 
