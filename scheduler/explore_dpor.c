@@ -264,10 +264,39 @@ int dr_xexec_add(XExec *x, const XEv *ev) {
 
 static void seq_push(XSeq *v, int s) { DR_PUSH(v->s, v->n, v->cap, s); }
 
+/* v[0..n) reordered, as any order that keeps its happens-before is the
+ * same trace: each thread goes on as long as it can, starting with cur,
+ * so that the executions the sequence leads to have few preemptions (and
+ * witnesses are short).  Quadratic: only for short sequences. */
+static void fewer_switches(XSeq *v, int n, const XExec *x, int cur) {
+  enum { LIMIT = 512 };
+  if (n < 3 || n > LIMIT) return;
+  int in[LIMIT], out[LIMIT];
+  memcpy(in, v->s, sizeof *in * (size_t)n);
+  bool used[LIMIT] = {false};
+  for (int m = 0; m < n; m++) {
+    int pick = -1;
+    for (int a = 0; a < n && pick < 0; a++) {
+      if (used[a] || x->ev[in[a]].tid != cur) continue;
+      bool ready = true; /* no step left before it happens before it */
+      for (int b = 0; b < a && ready; b++) ready = used[b] || !dr_xexec_hb(x, in[b], in[a]);
+      if (ready) pick = a;
+      else break; /* cur's first step left is not ready: neither are its later ones */
+    }
+    if (pick < 0)
+      for (pick = 0; used[pick]; pick++) {} /* the earliest left: always ready */
+    used[pick] = true;
+    out[m] = in[pick];
+    cur = x->ev[in[pick]].tid;
+  }
+  memcpy(v->s, out, sizeof *out * (size_t)n);
+}
+
 void dr_xseq_notdep(XSeq *v, const XExec *x, int i, int j) {
   v->n = 0;
   for (int k = i + 1; k < x->nreal; k++)
     if (k != j && !dr_xexec_hb(x, i, k)) seq_push(v, k);
+  fewer_switches(v, v->n, x, i > 0 ? x->ev[i - 1].tid : x->ev[i].tid);
   seq_push(v, j);
 }
 
