@@ -269,7 +269,7 @@ static void seq_push(XSeq *v, int s) { DR_PUSH(v->s, v->n, v->cap, s); }
  * so that the executions the sequence leads to have few preemptions (and
  * witnesses are short).  Quadratic: only for short sequences. */
 static void fewer_switches(XSeq *v, int n, const XExec *x, int cur) {
-  enum { LIMIT = 512 };
+  enum { LIMIT = 64 };
   if (n < 3 || n > LIMIT) return;
   int in[LIMIT], out[LIMIT];
   memcpy(in, v->s, sizeof *in * (size_t)n);
