@@ -24,7 +24,8 @@ typedef struct {
   int preempts;             /* preemptions before this decision */
   bool preempting;          /* the branch is one */
   int prev;                 /* the thread that ran the step before, -1 */
-  bool prev_enabled;        /* it could have gone on */
+  bool prev_enabled;        /* it could have gone on (and did not yield) */
+  bool prev_yielded;        /* its step was Thread.yield() */
   bool fixed;               /* a decision of the given prefix */
 } XNode;
 
@@ -298,7 +299,8 @@ static bool able(DrVM *vm, int tid) { return can_run(vm, tid) && !futile(vm, thr
  * redundant.  -1: all asleep (blocked); -2: only a preemption is left
  * and the bound forbids it. */
 static int free_choice(DrExplorer *x, DrVM *vm, const XNode *n) {
-  if (n->prev >= 0 && able(vm, n->prev) && !asleep(n, n->prev)) return n->prev;
+  bool go_on = n->prev >= 0 && able(vm, n->prev) && !asleep(n, n->prev);
+  if (go_on && !n->prev_yielded) return n->prev;
   DrThread *const *en;
   int nen = dr_sched_enabled(vm, &en);
   int futile_one = -1;
@@ -310,10 +312,11 @@ static int free_choice(DrExplorer *x, DrVM *vm, const XNode *n) {
       continue;
     }
     any_able = true;
-    if (asleep(n, tid)) continue;
+    if (asleep(n, tid) || (go_on && tid == n->prev)) continue; /* after a yield: another first */
     if (over_bound(x, n, tid)) return -2;
     return tid;
   }
+  if (go_on) return n->prev; /* it yielded, and no other thread can run */
   if (any_able) return -1;
   /* nothing else can go on: a waiting thread may wake by itself */
   DrThread *const *all;
@@ -345,7 +348,10 @@ static XNode *new_node(DrExplorer *x, DrVM *vm, int d) {
   n->wchoice = n->wcount = 0;
   n->fixed = x->decisions < (uint64_t)x->nforced;
   n->prev = d > 0 ? x->x.ev[d - 1].tid : -1;
-  n->prev_enabled = n->prev >= 0 && able(vm, n->prev);
+  /* Thread.yield() gives way: the switch after it is no preemption (as
+   * CHESS counts them), and a loop that yields lets the others run */
+  n->prev_yielded = d > 0 && x->x.ev[d - 1].kind == DR_EV_YIELD;
+  n->prev_enabled = n->prev >= 0 && able(vm, n->prev) && !n->prev_yielded;
   n->preempts = d > 0 ? x->stack[d - 1].preempts + x->stack[d - 1].preempting : 0;
   if (d > 0 && x->por != DRVM_POR_NONE) {
     const XNode *p = &x->stack[d - 1];
