@@ -35,7 +35,7 @@ static bool shorter(int p, uint64_t d, int bp, uint64_t bd) { return p < bp || (
 static bool save_witness(Explore *x, DrVM *vm, char **path, const char *what, int n) {
   if (!*path) *path = dr_fmt("%s/%s-%d.rec", x->dir, what, n);
   if (drvm_save_decisions(vm, *path)) return true;
-  snprintf(x->error, sizeof x->error, "cannot write %s: %s", *path, drvm_error(vm));
+  snprintf(x->error, sizeof x->error, "%s", drvm_error(vm)); /* it names the file */
   return false;
 }
 
@@ -295,6 +295,10 @@ static int explore_program(Explore *x, const DrRunOpts *o) {
     drvm_free(vm);
     return status;
   }
+  if (!prepare_dir(x->dir)) { /* only for a program that compiles */
+    drvm_free(vm);
+    return DRVM_EXIT_USAGE;
+  }
   bool ok = explore_run(x, vm);
   drvm_free(vm);
   if (!ok) {
@@ -343,7 +347,7 @@ int dr_cmd_explore(int argc, char **argv) {
     fprintf(stderr, "drvm: cannot write %s: %s\n", fp, strerror(errno));
     status = DRVM_EXIT_USAGE;
   } else {
-    status = prepare_dir(dir) ? explore_program(&x, &o) : DRVM_EXIT_USAGE;
+    status = explore_program(&x, &o);
   }
   if (x.fingerprints) fclose(x.fingerprints);
   explore_free(&x);

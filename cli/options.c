@@ -194,8 +194,10 @@ static bool take_value(DrRunOpts *o, DrRoId id, const char *typed, const char *v
   if (!ok) {
     char what[64];
     if (s->kind == DR_V_INT && !s->what) snprintf(what, sizeof what, "%lld..%lld", s->min, s->max);
+    else if (s->kind == DR_V_COUNT && !s->what) snprintf(what, sizeof what, "a number 1, 2, ...");
+    else if ((s->kind == DR_V_U64) && !s->what) snprintf(what, sizeof what, "a number 0, 1, ...");
     else snprintf(what, sizeof what, "%s", s->kind == DR_V_KEYED ? dr_ro_arg(id) : s->what ? s->what : "");
-    char *msg = what[0] ? dr_fmt("%s takes %s, not '%%s'", r->name, what) : dr_strdup("bad value '%s'");
+    char *msg = what[0] ? dr_fmt("%s takes %s, not '%%s'", r->name, what) : dr_fmt("%s: bad value '%%s'", r->name);
     dr_usage_error(msg, v);
     free(msg);
     return false;

@@ -720,6 +720,34 @@ static uint64_t fingerprint(const XExec *e) {
   return h;
 }
 
+/* After an execution stopped by the step limit, the threads that could
+ * have run but did not since their last step (one thread spinning, the
+ * others starved): each gets a branch of its own right after that step,
+ * as a fair scheduler would have given it -- the spinner may be waiting
+ * for exactly what they do. */
+static void starved_branches(DrExplorer *x, DrVM *vm) {
+  for (int i = 0; i < vm->nthreads; i++) {
+    DrThread *t = vm->threads[i];
+    if (!able(vm, t->id) || t->id >= x->x.nthreads_cap) continue;
+    int p = x->x.last[t->id] + 1;
+    for (int k = 0; p == 0 && k < x->x.nreal; k++)
+      if (x->x.ev[k].kind == DR_EV_FORK && x->x.ev[k].other == t->id) p = k + 1;
+    if (p >= x->depth) continue;
+    XNode *n = &x->stack[p];
+    if (n->fixed || n->branch == t->id || asleep(n, t->id) || in_sleep_or_todo(n, t->id)) continue;
+    if (x->por == DRVM_POR_OPTIMAL) {
+      bool planned = false;
+      for (int c = x->tree.nodes[n->root].child; c >= 0 && !planned; c = x->tree.nodes[c].sibling)
+        planned = x->tree.nodes[c].tid == t->id;
+      DrEvent e;
+      XEv ev = step_of(x, vm, t, &e);
+      if (!planned) dr_xtree_new(&x->tree, n->root, &ev);
+    } else {
+      DR_PUSH(n->todo, n->ntodo, n->todo_cap, t->id);
+    }
+  }
+}
+
 void dr_explore_end(DrExplorer *x, DrVM *vm) {
   step_done(x, vm);
   add_blocked_takes(x, vm);
@@ -734,6 +762,7 @@ void dr_explore_end(DrExplorer *x, DrVM *vm) {
   else if (limited) st->step_limited++;
   else st->traces++;
   if (x->depth > x->x.nreal) x->depth = x->x.nreal; /* nodes past where the run stopped were not reached */
+  if (limited && x->por != DRVM_POR_NONE) starved_branches(x, vm);
   if (x->por != DRVM_POR_NONE && !(x->aborted && x->por == DRVM_POR_OPTIMAL))
     for (int r = 0; r < x->x.nraces; r += 2) {
       int i = x->x.races[r], j = x->x.races[r + 1];

@@ -513,8 +513,10 @@ def check_spurious():
         check_consistent(x, "optimal")
         check(x.name + " [outcomes as without]", x.outcome_set() == header(buf_while)[0], str(sorted(x.outcome_set())))
         check(x.name + " [complete, each trace once]", x["complete"] is True and len(set(x.fps)) == len(x.fps))
-        check(x.name + " [nothing abandoned]", x["blocked"] == 0,
-              "blocked %d of %d executions" % (x["blocked"], x["executions"]))
+        # a thread wakes by itself at most once per execution: that bound
+        # is state the trace theory does not see, so here optimal DPOR may
+        # abandon executions (docs/explore.md says so); no trace is lost
+        check(x.name + " [abandoned ones are not outcomes]", x["traces"] + x["blocked"] == x["executions"])
         check_witnesses(x)
     wake = write("Wake.dl", WAKE)
     plain = Explored(wake)
