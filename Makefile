@@ -192,6 +192,7 @@ $(BUILD)/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz_main.h $(OBJS)
 bench: drvm drvm-nohooks
 	python3 tests/bench/run.py --drvm ./drvm --nohooks build-nohooks/drvm
 	python3 tests/bench/repl.py --drvm ./drvm
+	python3 tests/bench/explore.py --drvm ./drvm
 
 demo: drvm
 	./drvm run lang-examples/life.dl
