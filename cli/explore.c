@@ -51,9 +51,23 @@ static DrvmOutcome program_outcome(const DrvmResult *r, int *status) {
   return r->outcome;
 }
 
+/* A deadlock's thread dump names the step and virtual time it came at:
+ * deadlocks that differ only there are one outcome. */
+static void drop_dump_time(DrBuf *err) {
+  char *p = err->len ? strstr(err->data, "Full thread dump (drvm, virtual time ") : NULL;
+  if (!p) return;
+  char *end = strstr(p, "):\n");
+  if (!end) return;
+  static const char plain[] = "Full thread dump (drvm";
+  size_t from = (size_t)(p - err->data) + sizeof plain - 1, to = (size_t)(end - err->data);
+  memmove(err->data + from, err->data + to, err->len - to + 1);
+  err->len -= to - from;
+}
+
 static bool add_outcome(Explore *x, DrVM *vm, const DrvmResult *r) {
   int status;
   DrvmOutcome kind = program_outcome(r, &status);
+  drop_dump_time(&x->err);
   uint64_t h = hash_text(0xcbf29ce484222325u ^ (uint64_t)kind, buf_text(&x->out), x->out.len);
   h = hash_text(h ^ (uint64_t)status * 31, buf_text(&x->err), x->err.len);
   ExOutcome *o = NULL;
@@ -314,6 +328,12 @@ static int explore_program(Explore *x, const DrRunOpts *o) {
   return explore_status(x);
 }
 
+static volatile sig_atomic_t interrupted;
+static void on_sigint(int sig) {
+  (void)sig;
+  interrupted = 1;
+}
+
 int dr_cmd_explore(int argc, char **argv) {
   DrRunOpts o;
   dr_ro_init(&o);
@@ -340,6 +360,12 @@ int dr_cmd_explore(int argc, char **argv) {
   x.cfg.record = true;
   x.max_executions = dr_ro_num(&o, DR_RO_MAX_EXECUTIONS);
   x.progress = isatty(2) || dr_ro_given(&o, DR_RO_PROGRESS);
+  /* Ctrl-C ends the search after the execution under way, with the report */
+  x.stop = &interrupted;
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_sigint;
+  sigaction(SIGINT, &sa, NULL);
   char *dir = dr_ro_given(&o, DR_RO_WITNESSES) ? dr_strdup(dr_ro_get(&o, DR_RO_WITNESSES)) : default_dir(o.prog);
   x.dir = dir;
   const char *fp = dr_ro_get(&o, DR_RO_FINGERPRINTS);

@@ -80,11 +80,13 @@ static void coverage(const Explore *x, FILE *out) {
 
 void explore_print(const Explore *x, FILE *out) {
   const DrvmExploreStats *s = &x->st;
-  fprintf(out, "drvm explore %s (%s DPOR%s)\n", x->prog, drvm_por_word(x->cfg.por),
-          x->cfg.por == DRVM_POR_NONE ? ": no reduction" : "");
-  fprintf(out, "  %llu execution%s: %llu %s, %llu abandoned as redundant (sleep sets), %.2f s\n",
-          (unsigned long long)s->executions, plural(s->executions), (unsigned long long)s->traces,
-          x->cfg.por == DRVM_POR_NONE ? "interleavings" : "traces", (unsigned long long)s->blocked, x->seconds);
+  if (x->cfg.por == DRVM_POR_NONE) fprintf(out, "drvm explore %s (no reduction)\n", x->prog);
+  else fprintf(out, "drvm explore %s (%s DPOR)\n", x->prog, drvm_por_word(x->cfg.por));
+  const char *unit = x->cfg.por == DRVM_POR_NONE ? "interleaving" : "trace";
+  fprintf(out, "  %llu execution%s: %llu %s%s, %llu abandoned as redundant (sleep sets)", (unsigned long long)s->executions,
+          plural(s->executions), (unsigned long long)s->traces, unit, plural(s->traces), (unsigned long long)s->blocked);
+  if (s->bounded) fprintf(out, ", %llu stopped by the preemption bound", (unsigned long long)s->bounded);
+  fprintf(out, ", %.2f s\n", x->seconds);
   coverage(x, out);
   fprintf(out, "\n%d distinct outcome%s:\n", x->nouts, plural((uint64_t)x->nouts));
   for (int i = 0; i < x->nouts; i++) {
@@ -138,6 +140,7 @@ bool explore_write_json(const Explore *x, const char *path, char *err, size_t er
   dr_jw_uint(&w, "executions", s->executions);
   dr_jw_uint(&w, "traces", s->traces);
   dr_jw_uint(&w, "blocked", s->blocked);
+  dr_jw_uint(&w, "bounded", s->bounded);
   dr_jw_uint(&w, "cut", s->cut);
   dr_jw_uint(&w, "step_limited", s->step_limited);
   dr_jw_bool(&w, "complete", s->complete);

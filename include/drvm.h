@@ -597,6 +597,7 @@ typedef struct {
   uint64_t executions;      /* runs made */
   uint64_t traces;          /* runs that ended, each a different trace (with por none: interleaving) */
   uint64_t blocked;         /* runs abandoned before the end: every thread that could run was asleep (redundant) */
+  uint64_t bounded;         /* runs stopped before the end by the preemption bound */
   uint64_t cut;             /* branches not taken because of the preemption bound */
   uint64_t step_limited;    /* runs stopped by max_steps */
   bool done;                /* no execution is left to run */

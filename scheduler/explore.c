@@ -51,6 +51,7 @@ struct DrExplorer {
   uint64_t decisions;       /* decisions so far (the VM's count) */
   bool alone;               /* this decision is main's before any thread starts: not a step */
   bool aborted, blocked;
+  bool bounded;             /* the preemption bound stopped this execution */
   bool planned;             /* this point's decision is made (plan_point) */
   int plan_tid;
   bool spurious;            /* waiting threads may wake without notify */
@@ -382,7 +383,7 @@ static bool plan_node(DrExplorer *x, DrVM *vm, XNode *n, int forced) {
     planned = x->tree.nodes[x->tree.nodes[n->root].child].tid;
   if (planned < 0) {
     planned = free_choice(x, vm, n);
-    if (planned == -2) x->cut_any = true, x->st.cut++;
+    if (planned == -2) x->cut_any = x->bounded = true, x->st.cut++;
     if (planned < 0) return false;
     if (x->por == DRVM_POR_NONE) {
       DrThread *const *en;
@@ -406,7 +407,7 @@ static bool plan_node(DrExplorer *x, DrVM *vm, XNode *n, int forced) {
   n->branch = planned;
   n->preempting = !n->fixed && preempts(n, planned); /* the bound counts from where the prefix ends */
   if (!n->fixed && over_bound(x, n, planned)) {
-    x->cut_any = true;
+    x->cut_any = x->bounded = true;
     x->st.cut++;
     return false;
   }
@@ -459,7 +460,7 @@ static int plan_point(DrExplorer *x, DrVM *vm) {
   } else {
     n = new_node(x, vm, d);
     if (!plan_node(x, vm, n, forced)) {
-      abandon(x, vm, true);
+      abandon(x, vm, !x->bounded);
       return -1;
     }
   }
@@ -590,7 +591,7 @@ bool dr_explore_begin(DrExplorer *x, DrScheduler **sched, DrListener **listener)
   x->pos = 0;
   x->decisions = 0;
   x->precur = 0;
-  x->aborted = x->blocked = x->have_pending = x->planned = false;
+  x->aborted = x->blocked = x->bounded = x->have_pending = x->planned = false;
   dr_xexec_reset(&x->x);
   if (x->ocap) {
     memset(x->okey, 0, sizeof *x->okey * (size_t)x->ocap);
@@ -758,7 +759,8 @@ void dr_explore_end(DrExplorer *x, DrVM *vm) {
   if (st->last_decisions > st->max_decisions) st->max_decisions = st->last_decisions;
   int last = x->pos < x->depth ? x->pos : x->depth;
   st->last_preemptions = last > 0 ? x->stack[last - 1].preempts + x->stack[last - 1].preempting : 0;
-  if (x->aborted) st->blocked++;
+  if (x->aborted && x->blocked) st->blocked++;
+  else if (x->aborted) st->bounded++;
   else if (limited) st->step_limited++;
   else st->traces++;
   if (x->depth > x->x.nreal) x->depth = x->x.nreal; /* nodes past where the run stopped were not reached */

@@ -189,11 +189,11 @@ def check_consistent(x, por):
     check(name + " [por]", j["por"] == por, repr(j["por"]))
     check(name + " [outcome counts sum to traces]", sum(o["count"] for o in j["outcomes"]) == j["traces"] + j["step_limited"],
           "%s vs %d + %d" % ([o["count"] for o in j["outcomes"]], j["traces"], j["step_limited"]))
-    check(name + " [one fingerprint per execution not abandoned]", len(x.fps) == j["executions"] - j["blocked"],
-          "%d lines, %d executions, %d abandoned" % (len(x.fps), j["executions"], j["blocked"]))
+    check(name + " [one fingerprint per execution not abandoned]", len(x.fps) == j["executions"] - j["blocked"] - j["bounded"],
+          "%d lines, %d executions, %d abandoned, %d bounded" % (len(x.fps), j["executions"], j["blocked"], j["bounded"]))
     check(name + " [every outcome and race seen, at most once per execution]",
           all(1 <= o["count"] <= j["executions"] for o in j["outcomes"] + j["races"]))
-    m = re.search(r"^\s*(\d+) executions?: (\d+) (?:traces|interleavings)", x.out, re.M)
+    m = re.search(r"^\s*(\d+) executions?: (\d+) (?:traces?|interleavings?)", x.out, re.M)
     check(name + " [header line]", m and int(m.group(1)) == j["executions"] and int(m.group(2)) == j["traces"],
           x.out[:300])
     word = "complete:" if j["complete"] else "INCOMPLETE:"
