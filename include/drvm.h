@@ -565,7 +565,7 @@ int drvm_line_event(const DrVM *vm, int line);
  * notify or interrupt and its partner.  X(name, word, help) */
 #define DRVM_POR_MODES(X)                                                                     \
   X(OPTIMAL, "optimal", "optimal DPOR: each trace exactly once (source sets and wakeup trees)") \
-  X(SOURCE, "source", "source-set DPOR with sleep sets: some traces more than once")         \
+  X(SOURCE, "source", "source-set DPOR with sleep sets: each trace once, but some runs abandoned") \
   X(NONE, "none", "no reduction: every interleaving of the steps")
 
 typedef enum {
