@@ -87,12 +87,14 @@ static void one_line(DrBuf *b, const char *text) {
 
 static void show(Repl *r, const Explore *x) {
   const DrvmExploreStats *s = &x->st;
-  repl_say(r, "explored from #%llu: %llu executions, %llu %s, %s (%.2f s)", (unsigned long long)r->cur->pos,
+  char took[32] = ""; /* at a terminal only: a transcript stays the same */
+  if (r->tty) snprintf(took, sizeof took, " (%.2f s)", x->seconds);
+  repl_say(r, "explored from #%llu: %llu executions, %llu %s, %s%s", (unsigned long long)r->cur->pos,
            (unsigned long long)s->executions, (unsigned long long)s->traces,
            x->cfg.por == DRVM_POR_NONE ? "interleavings" : "traces",
            s->complete ? "complete" : x->stopped_by ? x->stopped_by : s->cut ? "INCOMPLETE (the preemption bound cut it)"
                                                                              : "INCOMPLETE",
-           x->seconds);
+           took);
   for (int i = 0; i < x->nouts; i++) {
     const ExOutcome *o = &x->outs[i];
     DrBuf b = {0};
