@@ -86,7 +86,7 @@ enum {
     "the thread scheduler:")                                                                                           \
   X(SEED, "--seed", NULL, "N", DR_TO_CONFIG, NULL, DR_VAL(DR_V_U64), DR_RR_SEED, DR_F_EXPLORE,                                    \
     "seed of the scheduler and of new Random(); without it one is drawn, and printed when the run ends with an "       \
-    "uncaught exception, a deadlock or a step limit")                                                                  \
+    "uncaught exception, a deadlock or a step limit (drvm explore: 0 unless given)")                                                                  \
   X(QUANTUM, "--quantum", NULL, NULL, DR_TO_SCHED, "quantum", DR_VAL(DR_V_REG), DR_RR_REGISTRY, 0, NULL)               \
   X(SPURIOUS, "--spurious-wakeups", NULL, NULL, DR_TO_CONFIG, NULL, DR_VAL(DR_V_FLAG), DR_RR_SCHED, DR_F_EXPLORE,                 \
     "wait() may return without notify, as Java allows")                                                                \
