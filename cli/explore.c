@@ -10,8 +10,19 @@
 #include "explore.h"
 #include "help.h"
 
-void explore_capture_out(void *user, const char *text, size_t len) { dr_buf_append(&((Explore *)user)->out, text, len); }
-void explore_capture_err(void *user, const char *text, size_t len) { dr_buf_append(&((Explore *)user)->err, text, len); }
+static void capture_out(void *user, const char *text, size_t len) { dr_buf_append(&((Explore *)user)->out, text, len); }
+static void capture_err(void *user, const char *text, size_t len) { dr_buf_append(&((Explore *)user)->err, text, len); }
+
+DrVM *explore_new_vm(Explore *x, const DrRunOpts *o, char *err, size_t errsize) {
+  DrvmConfig c;
+  drvm_config_init(&c);
+  dr_ro_vm_config(o, &c);
+  c.seed = x->seed;
+  c.write_out = capture_out;
+  c.write_err = capture_err;
+  c.write_user = x;
+  return drvm_new(&c, err, errsize);
+}
 
 static double now_s(void) {
   struct timespec t;
@@ -289,15 +300,8 @@ static int usage_checks(Explore *x, const DrRunOpts *o) {
 }
 
 static int explore_program(Explore *x, const DrRunOpts *o) {
-  DrvmConfig c;
-  drvm_config_init(&c);
-  dr_ro_vm_config(o, &c);
-  c.seed = x->seed;
-  c.write_out = explore_capture_out;
-  c.write_err = explore_capture_err;
-  c.write_user = x;
   char err[512];
-  DrVM *vm = drvm_new(&c, err, sizeof err);
+  DrVM *vm = explore_new_vm(x, o, err, sizeof err);
   if (!vm) {
     fprintf(stderr, "drvm: %s\n", err);
     return DRVM_EXIT_USAGE;

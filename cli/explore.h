@@ -63,11 +63,12 @@ typedef struct Explore {
   DrBuf out, err;
 } Explore;
 
-/* Explores with vm (compiled; drvm_new with write_out/write_err to
- * explore_capture_* and user x).  false: an error, in x->error. */
+/* A VM for x (not compiled yet): o's limits and libraries, x's seed,
+ * its output captured for the outcomes.  NULL with a message in err. */
+DrVM *explore_new_vm(Explore *x, const DrRunOpts *o, char *err, size_t errsize);
+/* Explores with vm (explore_new_vm's, compiled).  false: an error, in
+ * x->error. */
 bool explore_run(Explore *x, DrVM *vm);
-void explore_capture_out(void *user, const char *text, size_t len);
-void explore_capture_err(void *user, const char *text, size_t len);
 void explore_free(Explore *x);
 
 /* explore_report.c */

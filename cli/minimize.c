@@ -129,8 +129,7 @@ static DrVM *replay(Min *m, const char *rec, Finding *f, int *preemptions, uint6
             drvm_start(vm, m->o->nargs, (const char *const *)m->o->args);
   *preemptions = 0;
   DrvmDecision d;
-  int rc;
-  while (ok && (rc = drvm_run_until_decision(vm, &d)) == 1) {
+  while (ok && drvm_run_until_decision(vm, &d) == 1) {
     if (d.reason != DRVM_DECIDE_BLOCKED && d.suggested != d.current && could_go_on(vm, &d)) (*preemptions)++;
     ok = drvm_decide(vm, DRVM_SUGGESTED);
   }

@@ -55,15 +55,8 @@ static bool parse_args(Repl *r, char **argv, int argc, DrvmExploreConfig *c) {
 
 /* A fresh VM of the session's program whose output goes to x. */
 static DrVM *new_vm(Repl *r, Explore *x) {
-  DrvmConfig c;
-  drvm_config_init(&c);
-  dr_ro_vm_config(&r->o, &c);
-  c.seed = r->seed;
-  c.write_out = explore_capture_out;
-  c.write_err = explore_capture_err;
-  c.write_user = x;
   char err[512];
-  DrVM *vm = drvm_new(&c, err, sizeof err);
+  DrVM *vm = explore_new_vm(x, &r->o, err, sizeof err);
   if (!vm) {
     repl_err(r, "%s", err);
     return NULL;

@@ -45,7 +45,7 @@ struct DrExplorer {
   XSeq v;
   XNode *stack;
   int depth, cap;
-  bool done, cut_any;
+  bool done;
   /* the execution */
   int pos;                  /* steps so far (the decisions once a thread was started) */
   uint64_t decisions;       /* decisions so far (the VM's count) */
@@ -223,23 +223,21 @@ static void step_done(DrExplorer *x, DrVM *vm) {
 
 /* A notify, notifyAll or interrupt enables the threads it wakes: their
  * next steps follow it (a notify among several waiters: pick_waiter). */
-static void note_enables(DrExplorer *x, DrVM *vm, const DrEvent *e, int step) {
+static void enables(DrExplorer *x, int tid, int step) {
+  dr_xexec_threads(&x->x, tid);
+  x->x.enabler[tid] = step;
+}
+
+static void note_enables(DrExplorer *x, const DrEvent *e, int step) {
   if ((e->kind == DR_EV_NOTIFY || e->kind == DR_EV_NOTIFY_ALL) && e->obj && e->obj->monitor) {
     const DrMonitor *m = e->obj->monitor;
     if (e->kind == DR_EV_NOTIFY_ALL || m->nwaiters == 1)
-      for (int i = 0; i < m->nwaiters; i++) {
-        dr_xexec_threads(&x->x, m->waiters[i]->id);
-        x->x.enabler[m->waiters[i]->id] = step;
-      }
+      for (int i = 0; i < m->nwaiters; i++) enables(x, m->waiters[i]->id, step);
   }
   if (e->kind == DR_EV_INTERRUPT && e->other) {
     DrThreadState s = e->other->state;
-    if (s == DR_TS_WAITING || s == DR_TS_SLEEPING || s == DR_TS_JOINING) {
-      dr_xexec_threads(&x->x, e->other->id);
-      x->x.enabler[e->other->id] = step;
-    }
+    if (s == DR_TS_WAITING || s == DR_TS_SLEEPING || s == DR_TS_JOINING) enables(x, e->other->id, step);
   }
-  (void)vm;
 }
 
 /* ------------------------------------------------------------ choosing */
@@ -383,7 +381,7 @@ static bool plan_node(DrExplorer *x, DrVM *vm, XNode *n, int forced) {
     planned = x->tree.nodes[x->tree.nodes[n->root].child].tid;
   if (planned < 0) {
     planned = free_choice(x, vm, n);
-    if (planned == -2) x->cut_any = x->bounded = true, x->st.cut++;
+    if (planned == -2) x->bounded = true, x->st.cut++;
     if (planned < 0) return false;
     if (x->por == DRVM_POR_NONE) {
       DrThread *const *en;
@@ -407,7 +405,7 @@ static bool plan_node(DrExplorer *x, DrVM *vm, XNode *n, int forced) {
   n->branch = planned;
   n->preempting = !n->fixed && preempts(n, planned); /* the bound counts from where the prefix ends */
   if (!n->fixed && over_bound(x, n, planned)) {
-    x->cut_any = x->bounded = true;
+    x->bounded = true;
     x->st.cut++;
     return false;
   }
@@ -503,7 +501,7 @@ static DrThread *x_pick(DrScheduler *s, DrVM *vm, DrThread *cur, DrPickReason wh
   DrEvent e;
   x->pending = step_of(x, vm, t, &e);
   x->have_pending = true;
-  note_enables(x, vm, &e, x->pos);
+  note_enables(x, &e, x->pos);
   x->pos++;
   return t;
 }
@@ -522,8 +520,7 @@ static int x_pick_waiter(DrScheduler *s, DrVM *vm, DrObj *lock, DrThread *const 
     if (n->wcount != nw) n->wcount = nw, n->wchoice = 0;
     k = n->wchoice;
   }
-  dr_xexec_threads(&x->x, waiters[k]->id);
-  x->x.enabler[waiters[k]->id] = d;
+  enables(x, waiters[k]->id, d);
   return k;
 }
 
@@ -533,8 +530,8 @@ static uint64_t x_quantum(DrScheduler *s, DrVM *vm, DrThread *t) {
   DrExplorer *x = ((XSched *)s)->x;
   /* within a prefix, the quanta its run had, so that its preemption
    * points come where they came; then none: only the points switch */
-  if (x->decisions <= (uint64_t)x->nforced && x->precur < x->npre && x->pre[x->precur].type == 'Q') return (uint64_t)x->pre[x->precur++].value;
-  return 0;
+  if (x->decisions > (uint64_t)x->nforced || x->precur >= x->npre || x->pre[x->precur].type != 'Q') return 0;
+  return (uint64_t)x->pre[x->precur++].value;
 }
 
 static void x_destroy(DrScheduler *s) { free(s); }
@@ -555,7 +552,9 @@ DrExplorer *dr_explore_new(const DrvmExploreConfig *c, bool spurious, const DrSc
   uint64_t picks = 0;
   for (int i = 0; i < nprefix; i++) {
     const DrSchedAnswer *a = &prefix[i];
-    if (a->type != 'P' && a->type != 'W' && a->type != 'Q') continue; /* spurious wake-ups: refused before */
+    /* 'S': the explorer decides wake-ups itself (a prefix that had one
+     * may not fit; its executions are then abandoned, not misread) */
+    if (a->type != 'P' && a->type != 'W' && a->type != 'Q') continue;
     for (uint64_t k = 0; k < a->count; k++) {
       if (a->type == 'P' && picks == c->prefix_len) break;
       if (a->type == 'P') picks++;
@@ -667,7 +666,6 @@ static bool next_branch(DrExplorer *x, int d) {
         n->preempting = preempts(n, n->branch);
         return true;
       }
-      x->cut_any = true;
       x->st.cut++;
       dr_xtree_remove(t, c);
     }
@@ -678,7 +676,6 @@ static bool next_branch(DrExplorer *x, int d) {
     memmove(n->todo, n->todo + 1, sizeof *n->todo * (size_t)--n->ntodo);
     if (asleep(n, p)) continue;
     if (over_bound(x, n, p)) {
-      x->cut_any = true;
       x->st.cut++;
       continue;
     }
@@ -786,5 +783,5 @@ uint64_t dr_explore_fingerprint(const DrExplorer *x) { return fingerprint(&x->x)
 void dr_explore_stats(const DrExplorer *x, DrvmExploreStats *s) {
   *s = x->st;
   s->done = x->done;
-  s->complete = x->done && !x->cut_any && x->st.step_limited == 0;
+  s->complete = x->done && x->st.cut == 0 && x->st.step_limited == 0;
 }

@@ -33,6 +33,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -365,6 +366,55 @@ def check_bounds():
         check(x.name + " [step limited, incomplete]", x["step_limited"] > 0 and x["complete"] is False)
         check(x.name + " [a STEP_LIMIT outcome]", any(o["outcome"] == "STEP_LIMIT" for o in x["outcomes"]))
         check(x.name + " [says so]", "INCOMPLETE" in x.out and "--max-steps" in x.out, x.out[:400])
+        # the writer, starved by the spin, gets a branch of its own
+        check(x.name + " [the starved writer runs too]", "done" in x.outcome_set(), str(sorted(x.outcome_set())))
+
+    # the same spin with Thread.yield(): the others run, every trace ends
+    spin_yield = write("SpinYield.dl", SPIN.replace("class Spin", "class SpinYield")
+                       .replace("while (flag == 0) { }", "while (flag == 0) { Thread.yield(); }"))
+    x = Explored(spin_yield, ["--max-steps", "20000", "--max-executions", "50"])
+    if x.ok:
+        check(x.name + " [a yield lets the writer run first]",
+              x["outcomes"] and x["outcomes"][0]["stdout"] == "done\n" and x["outcomes"][0]["preemptions"] == 0,
+              str(x["outcomes"][:1]))
+
+    # deadlocks that differ only in the step and time of the thread dump
+    # are one outcome (3 philosophers that each eat twice)
+    phil = write("Phil.dl", PHIL)
+    x = Explored(phil, ["--detector", "none", "--max-executions", "3000"])
+    if x.ok:
+        dead = [o for o in x["outcomes"] if o["outcome"] == "DEADLOCK"]
+        check(x.name + " [one deadlock outcome]", len(dead) == 1, "%d deadlock outcomes" % len(dead))
+
+    # Ctrl-C ends the search after the execution under way, with the report
+    p = subprocess.Popen([DRVM, "explore", "--detector", "none", "--witnesses", os.path.join(TMP, "int.w"), big,
+                          "--", "15"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(0.5)
+    p.send_signal(signal.SIGINT)
+    out, _ = p.communicate(timeout=TIMEOUT)
+    check("drvm explore lastzero 15, Ctrl-C [reports, incomplete]",
+          "Ctrl-C stopped the search" in out and "INCOMPLETE" in out and "distinct outcome" in out, out[:400])
+
+
+PHIL = """public class Phil {
+    static final Object[] forks = {new Object(), new Object(), new Object()};
+    static class P implements Runnable {
+        final int i;
+        P(int i) { this.i = i; }
+        public void run() {
+            for (int k = 0; k < 2; k++)
+                synchronized (forks[i]) { synchronized (forks[(i + 1) % 3]) { } }
+        }
+    }
+    public static void main(String[] args) throws InterruptedException {
+        Thread a = new Thread(new P(0)), b = new Thread(new P(1));
+        a.start(); b.start();
+        new P(2).run();
+        a.join(); b.join();
+        System.out.println("ate");
+    }
+}
+"""
 
 
 # ------------------------------------------------------------ 6: errors, statuses
