@@ -18,7 +18,7 @@ BUILD ?= build
 LIB_SRCS := $(wildcard compiler/*.c) $(wildcard vm/*.c) $(wildcard scheduler/*.c) $(wildcard detector/*.c)
 CLI_SRCS := $(wildcard cli/*.c)
 OBJS := $(patsubst %.c,$(BUILD)/%.o,$(LIB_SRCS)) $(BUILD)/gen/prelude.o
-CLI_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(CLI_SRCS))
+CLI_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(CLI_SRCS)) $(BUILD)/gen/timeline_page.o
 PIC_OBJS := $(patsubst $(BUILD)/%,$(BUILD)/pic/%,$(OBJS))
 UNIT_SRCS := $(wildcard tests/unit/*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/unit/%,$(UNIT_SRCS))
@@ -72,6 +72,16 @@ $(BUILD)/gen/prelude.c: vm/prelude.dl
 	@mkdir -p $(dir $@)
 	{ echo '/* generated from vm/prelude.dl */'; echo 'const char dr_prelude_source[] = {'; \
 	  od -An -v -tx1 $< | sed 's/\([0-9a-f][0-9a-f]\)/0x\1,/g'; echo '0};'; } > $@
+
+# The timeline page (HTML, CSS, script) too: the command line fills in
+# each run's data (cli/timeline_html.c).
+$(BUILD)/gen/timeline_page.c: cli/timeline_page.html
+	@mkdir -p $(dir $@)
+	{ echo '/* generated from cli/timeline_page.html */'; echo 'const char dr_timeline_page[] = {'; \
+	  od -An -v -tx1 $< | sed 's/\([0-9a-f][0-9a-f]\)/0x\1,/g'; echo '0};'; } > $@
+
+$(BUILD)/gen/timeline_page.o: $(BUILD)/gen/timeline_page.c
+	$(CC) $(CPPFLAGS) $(CFLAGS) -Wno-missing-variable-declarations -c -o $@ $<
 
 $(BUILD)/gen/prelude.o: $(BUILD)/gen/prelude.c
 	$(CC) $(CPPFLAGS) $(CFLAGS) -Wno-missing-variable-declarations -c -o $@ $<

@@ -208,7 +208,8 @@ static bool take_value(DrRunOpts *o, DrRoId id, const char *typed, const char *v
 }
 
 /* The row argument a names for command cmd, or -1.  *attached: the value
- * came with it (--trace=FILE). */
+ * came with it (--trace=FILE, and --NAME=VALUE for any option that takes
+ * a value, as GNU tools accept). */
 static int find_row(const char *cmd, const char *a, const char **attached) {
   *attached = NULL;
   for (int id = 0; id < DR_RO__COUNT; id++) {
@@ -216,7 +217,7 @@ static int find_row(const char *cmd, const char *a, const char **attached) {
     if (!dr_ro_for((DrRoId)id, cmd)) continue;
     if (!strcmp(a, r->name) || (r->alias && !strcmp(a, r->alias))) return id;
     size_t n = strlen(r->name);
-    if (r->value.kind == DR_V_OPT_FILE && !strncmp(a, r->name, n) && a[n] == '=') {
+    if (r->value.kind != DR_V_FLAG && !strncmp(a, r->name, n) && a[n] == '=') {
       *attached = a + n + 1;
       return id;
     }

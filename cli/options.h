@@ -113,6 +113,9 @@ enum {
   X(TRACE, "--trace", NULL, "FILE", DR_TO_CLI, NULL, DR_VAL(DR_V_OPT_FILE), DR_RR_NO, 0,                               \
     "one line per event (access, lock, call...) to FILE (default stderr):\n"                                           \
     "  T2 Thread-1  wr   Account#3.balance  bank.dl:14  Account.deposit")                                              \
+  X(TIMELINE, "--timeline", NULL, "FILE", DR_TO_CLI, NULL, DR_VAL(DR_V_STR), DR_RR_NO, DR_F_NONEMPTY | DR_F_RUN_ONLY | DR_F_EXPLORE, \
+    "draw the run: FILE.html (a page for the browser), FILE.svg (a picture for slides) or text (columns on "       \
+    "standard output); drvm explore and drvm hunt draw each outcome or witness, FILE-outcome-1.html...")            \
   X(MINIMIZE, "--minimize", NULL, "OUT", DR_TO_CLI, NULL, DR_VAL(DR_V_OPT_FILE), DR_RR_NO, DR_F_RUN_ONLY,             \
     "with --replay REC: shrink the recording to fewer preemptions that still show its race, uncaught exception or "   \
     "deadlock (checked by replay), written to OUT (default REC.min.rec)")                                              \

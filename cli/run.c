@@ -71,9 +71,14 @@ static int run_program(const DrRun *r, DrVM *vm, bool *restart) {
   if (dr_ro_given(o, DR_RO_RECORD) && !drvm_record(vm, dr_ro_get(o, DR_RO_RECORD))) return api_error(vm);
   if (trace && !drvm_trace(vm, *trace ? trace : NULL)) return api_error(vm);
   if (!set_detector(r, vm)) return DRVM_EXIT_USAGE;
+  if (r->tl && !dr_tl_attach(r->tl, vm)) return api_error(vm);
   DrvmResult res;
   int status = drvm_run(vm, o->nargs, (const char *const *)o->args, &res);
   if (status < 0) return api_error(vm);
+  if (r->tl) {
+    dr_tl_finish(r->tl, vm, drvm_outcome_word(res.outcome));
+    if (!dr_tl_write(r->tl, dr_ro_get(o, DR_RO_TIMELINE)) && status == 0) status = DRVM_EXIT_USAGE;
+  }
   if (res.outcome == DRVM_OUTCOME_RACES) status = r->race_exit;
   *restart = res.restart;
   return dr_run_report(r, vm, &res, status);
@@ -90,6 +95,10 @@ static int run_vm(const DrRun *r, bool *restart) {
   }
   DrvmConfig cfg;
   make_config(r, &cfg, rerun);
+  if (run && r->tl) {
+    dr_tl_config(r->tl, &cfg);
+    dr_tl_set_titles(r->tl, r->o.prog, r->recording && !r->prefix ? "a replayed run" : NULL, rerun);
+  }
   char err[600];
   DrVM *vm = drvm_new(&cfg, err, sizeof err);
   free(rerun); /* the VM keeps a copy */
@@ -154,6 +163,14 @@ int dr_cmd_run(int argc, char **argv) {
     go = read_program(&r);
     if (!go) status = DRVM_EXIT_USAGE;
   }
+  if (go && dr_ro_given(&r.o, DR_RO_TIMELINE)) {
+    DrTlFormat f;
+    char err[300];
+    if (!dr_tl_format_of(dr_ro_get(&r.o, DR_RO_TIMELINE), &f, err, sizeof err)) {
+      status = dr_usage_error("%s", err);
+      go = false;
+    }
+  }
   if (go && r.prefix) r.then_seed = r.have_seed ? r.seed : recorded_seed(&r);
   if (go && dr_ro_given(&r.o, DR_RO_MINIMIZE)) {
     if (!r.recording || r.prefix) status = dr_usage_error("%s needs --replay REC: the recording to shrink", "--minimize");
@@ -161,6 +178,10 @@ int dr_cmd_run(int argc, char **argv) {
     go = false;
   }
   for (bool restart = go; restart;) {
+    if (dr_ro_given(&r.o, DR_RO_TIMELINE)) {
+      dr_tl_free(r.tl); /* a restart draws anew */
+      r.tl = dr_tl_new(DR_TL_LIMIT);
+    }
     status = run_vm(&r, &restart);
     if (!restart || r.attempt >= r.restarts) break;
     /* the scheduler's suspensions may have caused the deadlock */
@@ -169,6 +190,7 @@ int dr_cmd_run(int argc, char **argv) {
             dr_ro_get(&r.o, DR_RO_SCHED), r.attempt, r.restarts);
   }
   free(r.text);
+  dr_tl_free(r.tl);
   dr_ro_free(&r.o);
   return status;
 }

@@ -6,6 +6,7 @@
 #define DR_CLI_RUN_H
 
 #include "options.h"
+#include "timeline.h"
 
 /* argv[0] is the command ("run", "check" or "disasm").  Returns the exit
  * status. */
@@ -24,6 +25,7 @@ typedef struct {
   int restarts;           /* --restarts */
   int race_exit;          /* --race-exit-code */
   char *text;             /* the program's source */
+  DrTimeline *tl;         /* --timeline: the run drawn (the last attempt's) */
   size_t len;
 } DrRun;
 

@@ -547,6 +547,7 @@ bool dr_reg_det_race(DrListener *l, int i, DrvmRace *out) {
   if (!d || i < 0 || (uint32_t)i >= (uint32_t)d->nraces) return false;
   const DrRace *r = &d->races[i];
   out->location = r->location;
+  out->object = r->obj_name;
   out->text = r->text;
   out->thread = (int)r->cur.tid;
   out->prev_thread = (int)r->prev.tid;

@@ -160,6 +160,8 @@ typedef struct {
   FILE *out, *err;          /* default stdout, stderr */
   DrvmWriteFn write_out, write_err; /* if set, used instead of out / err */
   void *write_user;         /* passed to write_out / write_err */
+  bool unbuffered;          /* stdout is written at every print, not in large pieces (a host that
+                             * places the output among the events: timelines) */
   const char *const *libs;  /* C libraries for native methods, searched in order */
   int nlibs;
   const char *source_name;  /* the name stack traces show (default: the file's base name) */
@@ -324,7 +326,9 @@ bool drvm_trace(DrVM *vm, const char *path);
 struct DrvmEvent {
   DrvmEventKind kind;
   int thread;               /* who does it */
-  int other;                /* FORK/JOIN/INTERRUPT(ED): the other thread; -1 */
+  int other;                /* FORK/JOIN/INTERRUPT(ED): the other thread; NOTIFY: the thread it
+                             * woke; WAKE: the thread whose notify woke it (-1: a timeout, an
+                             * interrupt, a spurious wake-up); otherwise -1 */
   const char *cls;          /* the class of the object, array or static: "Account", "int[]" */
   const char *field;        /* field or static name; NULL for array elements and other events */
   uint32_t object;          /* the object's number (Account#3: 3); 0 for statics and none */
@@ -493,6 +497,9 @@ typedef struct {
 
 /* Threads ever started (ids 0 .. count-1). */
 int drvm_thread_count(const DrVM *vm);
+/* The thread running now (the one whose output a write_out callback is
+ * receiving); -1 before the start and after the end. */
+int drvm_current_thread(const DrVM *vm);
 bool drvm_thread_info(DrVM *vm, int thread, DrvmThreadInfo *out);
 /* Frame depth of thread's stack, innermost first (program frames and
  * the built-in library's). */
@@ -531,6 +538,7 @@ bool drvm_save_decisions_upto(DrVM *vm, const char *path, uint64_t n);
 /* The races the detector reported so far (until drvm_finish). */
 typedef struct {
   const char *location;     /* "Account.balance", "int[]#7[3]" */
+  const char *object;       /* the object ("Account#3", "int[]#7"); NULL for a static */
   const char *text;         /* the report as printed, both stacks */
   int thread, prev_thread;  /* the racing access's thread, and the earlier one's */
   bool write, prev_write;

@@ -78,6 +78,7 @@ static bool setup_output(DrVM *vm, const DrvmConfig *c) {
   a->write_user = c->write_user;
   vm->out_file = c->out ? c->out : stdout;
   vm->err_file = c->err ? c->err : stderr;
+  vm->out_unbuffered = c->unbuffered;
   if (c->write_out && !(vm->out_file = a->out_sink = sink_open(a, false))) return false;
   if (c->write_err && !(vm->err_file = a->err_sink = sink_open(a, true))) return false;
   return true;

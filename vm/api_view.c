@@ -12,6 +12,7 @@ void dr_api_event(DrVM *vm, const DrEvent *e, DrvmEvent *out) {
   out->kind = (DrvmEventKind)e->kind;
   out->thread = e->thread ? e->thread->id : -1;
   out->other = e->other ? e->other->id : -1;
+  if (e->kind == DR_EV_WAKE && e->thread) out->other = e->thread->notified_by;
   out->index = -1;
   out->line = -1;
   DrClass *c = e->cls;
@@ -189,6 +190,8 @@ DrScheduler *dr_api_host_sched_new(DrVM *vm) {
 /* ------------------------------------------------------------ threads */
 
 int drvm_thread_count(const DrVM *vm) { return vm->nall_threads; }
+
+int drvm_current_thread(const DrVM *vm) { return vm->thread && vm->thread->state != DR_TS_ENDED ? vm->thread->id : -1; }
 
 static DrThread *thread_of(DrVM *vm, int id) {
   if (id < 0 || id >= vm->nall_threads) {

@@ -24,7 +24,7 @@ void dr_write_fd(DrVM *vm, int fd, const char *s, size_t n) {
     return;
   }
   dr_buf_append(&vm->out, s, n);
-  if (vm->out.len >= DR_OUT_FLUSH_AT) dr_flush_output(vm);
+  if (vm->out.len >= DR_OUT_FLUSH_AT || vm->out_unbuffered) dr_flush_output(vm);
 }
 
 /* Java's PrintStream encodes through a stateful encoder: a high surrogate
@@ -57,7 +57,7 @@ void dr_print_utf16(DrVM *vm, int fd, const uint16_t *u, int32_t n) {
   if (fd == 2) {
     if (tmp.len) dr_write_fd(vm, 2, tmp.data, tmp.len);
     free(tmp.data);
-  } else if (vm->out.len >= DR_OUT_FLUSH_AT) {
+  } else if (vm->out.len >= DR_OUT_FLUSH_AT || vm->out_unbuffered) {
     dr_flush_output(vm);
   }
 }

@@ -69,6 +69,7 @@ typedef struct DrThread {
   int wait_count;          /* holds released by wait, retaken by its WAKE */
   DrResume resume;
   bool woken_by_interrupt; /* its sleep/wait/join must throw InterruptedException */
+  int notified_by;         /* WAITING: the id of the thread whose notify woke it; -1 (a timeout...) */
 
   DrHeld *held;            /* monitors held, in acquisition order */
   int nheld, held_cap;

@@ -30,6 +30,7 @@ const char *const dr_thread_state_names[DR_TS__COUNT] = {
 DrThread *dr_thread_new(DrVM *vm) {
   DrThread *t = dr_xcalloc(1, sizeof *t);
   t->id = vm->nall_threads;
+  t->notified_by = -1;
   t->state = DR_TS_RUNNABLE;
   vm->sched_gen++;
   t->deadline = INT64_MAX;
@@ -120,7 +121,10 @@ void dr_thread_end(DrVM *vm, DrThread *t) {
    * built on it); programs that wait on a Thread see that too. */
   if (t->jthread && t->jthread->monitor) {
     DrMonitor *m = t->jthread->monitor;
-    while (m->nwaiters > 0) leave_wait_set(vm, m->waiters[0]);
+    while (m->nwaiters > 0) {
+      m->waiters[0]->notified_by = t->id;
+      leave_wait_set(vm, m->waiters[0]);
+    }
   }
   for (int i = 0; i < vm->nthreads; i++) {
     DrThread *u = vm->threads[i];
@@ -300,6 +304,7 @@ static bool wait_for(DrVM *vm, DrObj *o, int64_t ms) {
   t->monitor = o;
   vm->sched_gen++;
   t->resume = DR_RESUME_WAIT;
+  t->notified_by = -1;
   set_deadline(vm, t, ms);
   if (vm->listeners) {
     DrEvent ev;
@@ -326,14 +331,27 @@ static bool notify(DrVM *vm, DrObj *o, bool all) {
   DrThread *t = vm->thread;
   if (!owns(t, o)) return dr_throw(vm, DR_WK_ILLEGAL_MONITOR, "current thread is not owner");
   DrMonitor *m = o->monitor;
+  DrThread *woken = NULL;
   if (all) {
-    while (m->nwaiters > 0) leave_wait_set(vm, m->waiters[0]);
+    while (m->nwaiters > 0) {
+      m->waiters[0]->notified_by = t->id;
+      leave_wait_set(vm, m->waiters[0]);
+    }
   } else if (m->nwaiters > 0) {
     int i = m->nwaiters > 1 ? vm->sched->pick_waiter(vm->sched, vm, o, m->waiters, m->nwaiters) : 0;
     if (i < 0 || i >= m->nwaiters) i = 0;
-    leave_wait_set(vm, m->waiters[i]);
+    woken = m->waiters[i];
+    woken->notified_by = t->id;
+    leave_wait_set(vm, woken);
   }
-  emit_obj(vm, all ? DR_EV_NOTIFY_ALL : DR_EV_NOTIFY, t, o);
+  if (vm->listeners) {
+    DrEvent ev;
+    dr_event_at(&ev, all ? DR_EV_NOTIFY_ALL : DR_EV_NOTIFY, t);
+    ev.obj = o;
+    ev.cls = o->cls;
+    ev.other = woken; /* hosts see whom a notify woke (timelines draw the edge) */
+    dr_emit_event(vm, &ev);
+  }
   return true;
 }
 

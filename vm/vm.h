@@ -205,6 +205,7 @@ typedef struct DrVM {
   /* output: buffered so a run's output is written in order, once */
   DrBuf out;
   FILE *out_file, *err_file;
+  bool out_unbuffered;     /* DrvmConfig.unbuffered: flushed at every print */
 
   int lib_str_ids[3];      /* 1 + vm->strings index of "", "false", "true"; 0 = not yet */
 } DrVM;

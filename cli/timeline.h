@@ -1,0 +1,176 @@
+/* Timelines: a run drawn as one column per thread, time going down.
+ *
+ * A DrTimeline listens to a run through include/drvm.h only (a listener,
+ * the output callbacks, the races the detector reported) and keeps what
+ * a picture needs: the synchronization and access events in the order
+ * they happened, the program's output lines where they were printed, the
+ * happens-before edges between threads, the spans where a thread held a
+ * lock, and each race linked to its two accesses.  The renderers draw
+ * that model three ways: a self-contained HTML page (timeline_html.c,
+ * the page itself is cli/timeline_page.html), a static SVG
+ * (timeline_svg.c) and columns of text for a terminal (timeline_text.c).
+ *
+ * The HTML page receives the model as JSON (dr_tl_json), in this shape:
+ *   {"version": 1, "program": "bank.dl", "title": "...", "command": "...",
+ *    "outcome": "races",                  // drvm_outcome_word
+ *    "threads": [{"id": 0, "name": "main", "parent": -1, "created": -1,
+ *                 "place": "", "end": 41}],  // created/end: event indices
+ *                                             // (-1: none); place: "bank.dl:12"
+ *    "locks": ["Account#1", ...],
+ *    "locations": [{"name": "Account#1.balance", "local": false}, ...],
+ *    "methods": ["Account.deposit", ...],
+ *    "texts": ["hello", ...],             // output lines
+ *    "events": [[thread, kind, x, line, method], ...],
+ *        kind: an event word ("rd" "wr" "vrd" "vwr" "acq" "rel" "wait"
+ *              "wake" "notify" "nall" "fork" "join" "end" "sleep" "yield"
+ *              "intr" "intr-seen"), or "out"/"err" for an output line;
+ *        x: locations index (rd wr vrd vwr), locks index (acq rel wait
+ *           wake notify nall), thread id (fork join intr intr-seen),
+ *           texts index (out err), else -1;
+ *        line: source line or -1; method: methods index or -1
+ *    "edges": [[from, to, kind], ...],    // event indices; kind one of
+ *                                          // DR_TL_EDGES' words
+ *    "spans": [[thread, lock, from, to], ...], // to: -1 held at the end
+ *    "races": [{"cur": i, "prev": j, "location": "...", "text": "..."}],
+ *    "truncated": 0}                      // events left out (the limit)
+ * An event's index is its time: the picture's rows. */
+#ifndef DR_CLI_TIMELINE_H
+#define DR_CLI_TIMELINE_H
+
+#include <stdio.h>
+
+#include "../include/drvm.h"
+#include "../vm/buf.h"
+#include "../vm/common.h"
+
+/* Happens-before edges between threads.  X(name, word, what it is) */
+#define DR_TL_EDGES(X)                                                           \
+  X(LOCK, "lock", "a release of a lock before its next acquisition")            \
+  X(START, "start", "Thread.start before the thread's first event")             \
+  X(JOIN, "join", "a thread's end before the join that waited for it")          \
+  X(VOLATILE, "volatile", "a volatile write before a read that sees it")         \
+  X(NOTIFY, "notify", "a notify before the wake-up it caused")                   \
+  X(INTERRUPT, "interrupt", "an interrupt before the thread sees it")
+
+typedef enum {
+#define DR_TL_EDGE_ENUM(name, word, text) DR_TL_##name,
+  DR_TL_EDGES(DR_TL_EDGE_ENUM)
+#undef DR_TL_EDGE_ENUM
+  DR_TL__EDGE_COUNT
+} DrTlEdgeKind;
+
+/* What is kept of an event.  kind: a DrvmEventKind, or DR_TL_OUT /
+ * DR_TL_ERR for a line of output. */
+enum { DR_TL_OUT = DRVM_EV__COUNT, DR_TL_ERR };
+
+typedef struct {
+  int thread;
+  int kind;
+  int x;          /* see the JSON above */
+  int line;
+  int method;     /* methods index, -1 */
+} DrTlEvent;
+
+typedef struct {
+  int from, to;
+  DrTlEdgeKind kind;
+} DrTlEdge;
+
+typedef struct {
+  int thread, lock, from, to;
+} DrTlSpan;
+
+typedef struct {
+  int cur, prev;  /* event indices (prev -1: not among the kept events) */
+  char *location; /* "Account#1.balance" */
+  char *text;     /* the report, both stacks */
+} DrTlRace;
+
+typedef struct {
+  char *name;
+  int parent;     /* -1: main */
+  int created;    /* the parent's fork event, -1 */
+  char *place;    /* "bank.dl:12": where it was started */
+  int end;        /* its end event, -1 */
+} DrTlThread;
+
+/* A string table: index by name. */
+typedef struct {
+  char **s;
+  int n, cap;
+  int *slot;      /* open addressing: index + 1 */
+  int table;
+} DrTlNames;
+
+typedef struct DrTimeline {
+  DrTlEvent *ev;
+  int nev, ev_cap;
+  int limit;                /* events kept at most; more are counted in truncated */
+  long long truncated;
+  DrTlThread *threads;
+  int nthreads;
+  DrTlNames locks, locations, methods, texts;
+  bool *loc_shared;         /* per location: touched by two threads */
+  int *loc_owner;           /* per location: the first thread, -1 */
+  int loc_cap;
+  DrTlEdge *edges;
+  int nedges, edges_cap;
+  DrTlSpan *spans;
+  int nspans, spans_cap;
+  DrTlRace *races;
+  int nraces, races_cap;
+  int races_seen;           /* drvm_race_count at the last event */
+  /* output: a line is kept when its newline arrives (per stream) */
+  DrBuf line[2];
+  int line_thread[2];
+  bool in_report;           /* the error stream is in a race report */
+  DrvmWriteFn pass[2];      /* the host's callbacks, or NULL: the FILEs */
+  FILE *pass_file[2];
+  void *pass_user;
+  DrVM *vm;
+  /* while listening: per thread, per lock, per volatile */
+  int *open_span;           /* [thread * locks] not kept: see timeline.c */
+  char *program, *title, *command, *outcome;
+} DrTimeline;
+
+/* Formats a timeline file can have, by its name: FILE.html, FILE.svg,
+ * "text" (the terminal). */
+typedef enum { DR_TL_HTML, DR_TL_SVG, DR_TL_TEXT } DrTlFormat;
+
+/* The format of a --timeline value, or false with a message in err. */
+bool dr_tl_format_of(const char *value, DrTlFormat *f, char *err, size_t errsize);
+
+/* Events a timeline keeps by default: beyond, it counts what it leaves out. */
+enum { DR_TL_LIMIT = 500000 };
+
+DrTimeline *dr_tl_new(int limit);
+void dr_tl_free(DrTimeline *tl);
+/* Before drvm_new: the output of the run passes through the timeline
+ * (to where cfg sent it). */
+void dr_tl_config(DrTimeline *tl, DrvmConfig *cfg);
+/* After compiling, before the start: listen. */
+bool dr_tl_attach(DrTimeline *tl, DrVM *vm);
+/* After the run (before drvm_free): threads' names, the last races and
+ * output, the edges. outcome: drvm_outcome_word's. */
+void dr_tl_finish(DrTimeline *tl, DrVM *vm, const char *outcome);
+void dr_tl_set_titles(DrTimeline *tl, const char *program, const char *title, const char *command);
+
+/* The model as JSON (the shape above). */
+void dr_tl_json(const DrTimeline *tl, DrBuf *b);
+/* An event as short text: "wr Account#1.balance :14". */
+void dr_tl_event_text(const DrTimeline *tl, int i, DrBuf *b);
+/* The edge kinds' words. */
+const char *dr_tl_edge_word(DrTlEdgeKind k);
+
+/* Renderers; false with errno set when the file cannot be written. */
+bool dr_tl_write_html(const DrTimeline *tl, FILE *out);
+bool dr_tl_write_svg(const DrTimeline *tl, FILE *out);
+/* Columns that fit width characters; color: ANSI colours. */
+void dr_tl_write_text(const DrTimeline *tl, FILE *out, int width, bool color);
+/* The terminal's width (COLUMNS, else 100). */
+int dr_tl_terminal_width(void);
+/* Writes the timeline where value says (a file by its extension, or
+ * "text": stdout); false after printing why to stderr. */
+bool dr_tl_write(const DrTimeline *tl, const char *value);
+
+#endif
