@@ -8,6 +8,7 @@
 
 #include "../vm/buf.h"
 #include "explore.h"
+#include "timeline.h"
 #include "help.h"
 
 static void capture_out(void *user, const char *text, size_t len) { dr_buf_append(&((Explore *)user)->out, text, len); }
@@ -229,12 +230,14 @@ void explore_free(Explore *x) {
     free(x->outs[i].out);
     free(x->outs[i].err);
     free(x->outs[i].witness);
+    free(x->outs[i].timeline);
   }
   for (int i = 0; i < x->nraces; i++) {
     free(x->races[i].key);
     free(x->races[i].location);
     free(x->races[i].text);
     free(x->races[i].witness);
+    free(x->races[i].timeline);
   }
   free(x->outs);
   free(x->races);
@@ -292,11 +295,38 @@ static bool prepare_dir(const char *dir) {
 }
 
 static int usage_checks(Explore *x, const DrRunOpts *o) {
+  DrTlFormat f;
+  char err[300];
+  if (dr_ro_given(o, DR_RO_TIMELINE) && !dr_tl_format_of(dr_ro_get(o, DR_RO_TIMELINE), &f, err, sizeof err))
+    return dr_usage_error("%s", err);
   if (!parse_por(dr_ro_get(o, DR_RO_POR), &x->cfg.por))
     return dr_usage_error("--por takes optimal, source or none, not '%s'", dr_ro_get(o, DR_RO_POR));
   if (dr_ro_given(o, DR_RO_TIME) && (x->time_limit = parse_time(dr_ro_get(o, DR_RO_TIME))) < 0)
     return dr_usage_error("--time takes a duration such as 30, 30s, 5m or 1h, not '%s'", dr_ro_get(o, DR_RO_TIME));
   return 0;
+}
+
+/* --timeline: each outcome's and each race's witness drawn, as files
+ * before the report names them, or as text after it (text_pass). */
+static bool draw_timelines(Explore *x, const DrRunOpts *o, bool text_pass) {
+  const char *value = dr_ro_get(o, DR_RO_TIMELINE);
+  if (!value || (strcmp(value, "text") == 0) != text_pass) return true;
+  char title[64];
+  for (int i = 0; i < x->nouts; i++) {
+    char *name = dr_tl_nth_name(value, "outcome", i + 1);
+    snprintf(title, sizeof title, "outcome %d", i + 1);
+    if (!dr_tl_draw_recording(o, x->outs[i].witness, name, title)) return free(name), false;
+    if (text_pass) free(name);
+    else x->outs[i].timeline = name;
+  }
+  for (int i = 0; i < x->nraces; i++) {
+    char *name = dr_tl_nth_name(value, "race", i + 1);
+    snprintf(title, sizeof title, "race %d: %s", i + 1, x->races[i].location);
+    if (!dr_tl_draw_recording(o, x->races[i].witness, name, title)) return free(name), false;
+    if (text_pass) free(name);
+    else x->races[i].timeline = name;
+  }
+  return true;
 }
 
 static int explore_program(Explore *x, const DrRunOpts *o) {
@@ -323,7 +353,9 @@ static int explore_program(Explore *x, const DrRunOpts *o) {
     fprintf(stderr, "drvm: %s\n", x->error);
     return DRVM_EXIT_USAGE;
   }
+  if (!draw_timelines(x, o, false)) return DRVM_EXIT_USAGE;
   explore_print(x, stdout);
+  if (!draw_timelines(x, o, true)) return DRVM_EXIT_USAGE;
   const char *json = dr_ro_get(o, DR_RO_JSON);
   if (json && !explore_write_json(x, json, err, sizeof err)) {
     fprintf(stderr, "drvm: %s\n", err);

@@ -25,6 +25,7 @@ typedef struct {
   int preemptions;          /* its witness's */
   uint64_t decisions;
   char *witness;            /* the witness recording's path */
+  char *timeline;           /* --timeline: its witness drawn (a file), or NULL */
 } ExOutcome;
 
 /* A distinct data race: a location and the two places that race on it. */
@@ -34,6 +35,7 @@ typedef struct {
   int preemptions;
   uint64_t decisions;
   char *witness;
+  char *timeline;
   uint64_t seen_in;         /* the last execution it was counted in */
 } ExRace;
 

@@ -54,10 +54,12 @@ static void block(FILE *out, const char *label, const char *text) {
   }
 }
 
-static void witness_line(const Explore *x, FILE *out, const char *path, int preemptions, uint64_t decisions) {
+static void witness_line(const Explore *x, FILE *out, const char *path, int preemptions, uint64_t decisions,
+                         const char *timeline) {
   char *cmd = explore_replay_command(x, path);
   fprintf(out, "    witness: %d preemption%s, %llu decision%s: %s\n", preemptions, plural((uint64_t)preemptions),
           (unsigned long long)decisions, plural(decisions), cmd);
+  if (timeline) fprintf(out, "    timeline: %s\n", timeline);
   free(cmd);
 }
 
@@ -96,7 +98,7 @@ void explore_print(const Explore *x, FILE *out) {
     free(how);
     block(out, "stdout", o->out);
     if (*o->err) block(out, "stderr", o->err);
-    witness_line(x, out, o->witness, o->preemptions, o->decisions);
+    witness_line(x, out, o->witness, o->preemptions, o->decisions, o->timeline);
   }
   if (x->cfg.detector && !strcmp(x->cfg.detector, "none")) return;
   fprintf(out, "\n%d data race%s in the explored executions%s\n", x->nraces, plural((uint64_t)x->nraces),
@@ -112,7 +114,7 @@ void explore_print(const Explore *x, FILE *out) {
         fprintf(out, "      %.*s\n", (int)n, p);
       p += n + (p[n] == '\n');
     }
-    witness_line(x, out, r->witness, r->preemptions, r->decisions);
+    witness_line(x, out, r->witness, r->preemptions, r->decisions, r->timeline);
   }
 }
 
@@ -157,6 +159,7 @@ bool explore_write_json(const Explore *x, const char *path, char *err, size_t er
     dr_jw_str(&w, "stderr", o->err);
     dr_jw_uint(&w, "count", o->count);
     dr_jw_str(&w, "witness", o->witness);
+    if (o->timeline) dr_jw_str(&w, "timeline", o->timeline);
     dr_jw_int(&w, "preemptions", o->preemptions);
     dr_jw_uint(&w, "decisions", o->decisions);
     dr_jw_end(&w, '}');
@@ -169,6 +172,7 @@ bool explore_write_json(const Explore *x, const char *path, char *err, size_t er
     dr_jw_str(&w, "location", r->location);
     dr_jw_uint(&w, "count", r->count);
     dr_jw_str(&w, "witness", r->witness);
+    if (r->timeline) dr_jw_str(&w, "timeline", r->timeline);
     dr_jw_int(&w, "preemptions", r->preemptions);
     dr_jw_uint(&w, "decisions", r->decisions);
     dr_jw_str(&w, "report", r->text);

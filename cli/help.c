@@ -128,6 +128,8 @@ static const char *const hunt_text =
     "                    $TMPDIR/drvm-hunt-<prog>-<seed>)\n"
     "  --json FILE       also write the results as JSON\n"
     "  --max-steps N     passed to every run (a run that reaches it is failed)\n"
+    "  --timeline FILE   draw each distinct race's first witness: FILE.html,\n"
+    "                    FILE.svg (as FILE-race-1.html...) or text\n"
     "  -h, --help        show this help\n"
     "\n"
     "exit status: 0 when the hunt ran (races found or not), 2 on a usage error\n"

@@ -6,6 +6,7 @@
 
 #include "help.h"
 #include "hunt.h"
+#include "timeline.h"
 #include "hunt_run.h"
 
 /* DrFinder's names for the techniques, for the table. */
@@ -69,10 +70,17 @@ static int parse_options(DrHunt *h, int argc, char **argv) {
       dr_help_topic("hunt", stdout);
       return -1;
     }
-    if (!strcmp(a, "--techniques") || !strcmp(a, "--depth") || !strcmp(a, "--pct-depth") || !strcmp(a, "--pct-steps")) {
+    if (!strcmp(a, "--techniques") || !strcmp(a, "--depth") || !strcmp(a, "--pct-depth") || !strcmp(a, "--pct-steps") ||
+        !strcmp(a, "--timeline")) {
       if (i + 1 >= argc) return dr_hunt_usage("hunt", "%s needs a value", a);
       const char *v = argv[++i];
+      DrTlFormat f;
+      char err[300];
       if (!strcmp(a, "--techniques")) techs = v;
+      else if (!strcmp(a, "--timeline")) {
+        if (!dr_tl_format_of(v, &f, err, sizeof err)) return dr_hunt_usage("hunt", "%s", err);
+        h->timeline = v;
+      }
       else if (!strcmp(a, "--pct-steps")) {
         if (!dr_hunt_parse_int(v, 1, (long long)(~0ULL >> 1), &n))
           return dr_hunt_usage("hunt", "--pct-steps takes a positive count, not '%s'", v);
@@ -196,7 +204,37 @@ static void print_races(const DrHunt *h) {
       printf("%s%s\n", head, run->replay_cmd);
       if (run->seed_cmd) printf("%*s%s\n", (int)strlen(head), "", run->seed_cmd);
     }
+    if (race->timeline) printf("     timeline: %s\n", race->timeline);
   }
+}
+
+/* The first run that found race r: its technique's index, or -1. */
+static int first_finder(const DrHunt *h, int r) {
+  for (int i = 0; i < h->ntech; i++)
+    if (h->races[r].first_run[i]) return i;
+  return -1;
+}
+
+/* --timeline: each race's first witness drawn, as files before the
+ * report names them, or as text after it (text_pass). */
+static bool draw_races(DrHunt *h, bool text_pass) {
+  if (!h->timeline || (strcmp(h->timeline, "text") == 0) != text_pass) return true;
+  DrRunOpts o;
+  dr_hunt_run_opts(&o, &h->c, NULL, 0, NULL);
+  bool ok = true;
+  for (int r = 0; ok && r < h->nraces; r++) {
+    int i = first_finder(h, r);
+    if (i < 0) continue;
+    const DrHuntRun *run = &h->tech[i].runs[h->races[r].first_run[i] - 1];
+    char *name = dr_tl_nth_name(h->timeline, "race", r + 1);
+    char *title = dr_fmt("race #%d: %s (%s run %d)", r + 1, h->races[r].key, h->tech[i].name, h->races[r].first_run[i]);
+    ok = dr_tl_draw_recording(&o, run->record, name, title);
+    free(title);
+    if (ok && !text_pass) h->races[r].timeline = name;
+    else free(name);
+  }
+  dr_ro_free(&o);
+  return ok;
 }
 
 static void print_figure6(const DrHunt *h) {
@@ -324,10 +362,12 @@ int dr_cmd_hunt(const char *self, int argc, char **argv) {
   h.c.exe = dr_hunt_self_exe(self);
   st = dr_hunt_execute(&h);
   if (st == 0) {
+    if (!draw_races(&h, false)) st = DRVM_EXIT_USAGE;
     print_header(&h);
     print_table3(&h);
     print_races(&h);
     print_figure6(&h);
+    if (!draw_races(&h, true)) st = DRVM_EXIT_USAGE;
     if (h.c.json && !write_json(&h)) st = DRVM_EXIT_USAGE;
     fflush(stdout);
   }

@@ -187,6 +187,7 @@ static void technique_job(DrHunt *h, DrHuntJob *job, int ti, int r) {
   dr_hunt_run_opts(&rep, c, NULL, 0, NULL);
   dr_ro_set(&rep, DR_RO_REPLAY, dr_ro_get(&o, DR_RO_RECORD));
   run->replay_cmd = dr_hunt_command(&rep);
+  run->record = dr_strdup(dr_ro_get(&o, DR_RO_RECORD));
   snprintf(name, sizeof name, "%s-%d.log", te->name, r);
   set_job(job, &o, c, name);
   if (drf) {
@@ -351,6 +352,7 @@ void dr_hunt_free(DrHunt *h) {
     for (int r = 0; te->runs && r < h->c.runs; r++) {
       free(te->runs[r].replay_cmd);
       free(te->runs[r].seed_cmd);
+      free(te->runs[r].record);
     }
     free(te->runs);
     free(te->cumulative);
@@ -358,6 +360,7 @@ void dr_hunt_free(DrHunt *h) {
   for (int i = 0; i < h->nraces; i++) {
     free(h->races[i].key);
     free(h->races[i].location);
+    free(h->races[i].timeline);
   }
   free(h->races);
   dr_hunt_common_free(&h->c);

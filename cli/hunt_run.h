@@ -16,6 +16,7 @@ typedef struct {
   bool exception;     /* exit 1 or an uncaught exception in some thread */
   int nraces;         /* reports in the run */
   char *replay_cmd;   /* drvm run --replay ... */
+  char *record;       /* its recording */
   char *seed_cmd;     /* drvm run --sched T --seed S ..., NULL for drfinder */
 } DrHuntRun;
 
@@ -33,6 +34,7 @@ typedef struct {
 /* A distinct race: a field, or an array by its allocation site. */
 typedef struct {
   char *key, *location;
+  char *timeline;                   /* --timeline: the picture of its first witness */
   int first_run[DR_HUNT_MAX_TECH];  /* 0: this technique never found it */
   int runs_found[DR_HUNT_MAX_TECH];
   int last_run[DR_HUNT_MAX_TECH];   /* counts a run once however many reports */
@@ -53,6 +55,7 @@ typedef struct {
   int phase1_relations;
   DrHuntRace *races;
   int nraces, capraces;
+  const char *timeline;        /* --timeline: each race's first witness drawn */
 } DrHunt;
 
 /* Runs everything and fills in the results; returns 0, or the exit status

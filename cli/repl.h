@@ -22,6 +22,7 @@
 #include "../include/drvm.h"
 #include "../vm/buf.h"
 #include "options.h"
+#include "timeline.h"
 
 /* One event of the run, as the history and hb see it. */
 typedef struct {
@@ -40,6 +41,7 @@ typedef struct {
   char **races;             /* reports seen so far (copies) */
   char **race_lines;        /* each one's summary: "Account.balance: T2 read, T1 write" */
   int nraces, races_cap, races_told;
+  DrTimeline *tl;           /* the run so far, for `timeline` */
   DrvmDecision d;           /* where it stands, when at_decision */
   bool at_decision;
   bool stop_on_news;        /* a move that stops at a race or an uncaught exception */
@@ -208,6 +210,8 @@ const char *repl_c(Repl *r, const char *esc);
   X("back", "b", "[N]", "undo the last N moves (default 1)")                                          \
   X("goto", "g", "K", "go to decision #K (back, or forward again after back)")                        \
   X("history", "h", "[N|all]", "the last N events (default 20), one column per thread")              \
+  X("timeline", NULL, "FILE.html | FILE.svg | text",                                                  \
+    "draw the run so far: a page for the browser, a picture for slides, or columns here")            \
   X("where", "w", "[T]", "T's stack with file:line, locks held and the lock it waits for (default: all)") \
   X("print", "p", "WHAT", "Class.field, Class.field[3], Account#1, Account#1.balance, int[]#2[3], a " \
                           "local (T1 x, T1.2 x: frame 2)")                                            \

@@ -444,6 +444,31 @@ static void cmd_history(Repl *r, char **argv, int argc) {
   free(col);
 }
 
+/* ------------------------------------------------------------ timeline */
+
+static void cmd_timeline(Repl *r, char **argv, int argc) {
+  DrTlFormat f;
+  char err[300];
+  if (argc != 2) {
+    repl_err(r, "timeline needs a file or text: timeline run.html, timeline run.svg, timeline text");
+    return;
+  }
+  if (!dr_tl_format_of(argv[1], &f, err, sizeof err)) {
+    repl_err(r, "timeline takes FILE.html, FILE.svg or text, not '%s'", argv[1]);
+    return;
+  }
+  ReplVM *v = r->cur;
+  dr_tl_finish(v->tl, v->vm, v->ended ? drvm_outcome_word(v->res.outcome) : NULL);
+  if (f == DR_TL_TEXT) {
+    fflush(stdout);
+    dr_tl_write_text(v->tl, stdout, r->width, r->tty);
+    fflush(stdout);
+    return;
+  }
+  if (!dr_tl_write(v->tl, argv[1])) return; /* it said why */
+  repl_say(r, "drew %d events of %d threads to %s", v->tl->nev, v->tl->nthreads, argv[1]);
+}
+
 bool repl_cmd_show(Repl *r, const char *cmd, char **argv, int argc) {
   if (!strcmp(cmd, "threads")) cmd_threads(r);
   else if (!strcmp(cmd, "where")) cmd_where(r, argv, argc);
@@ -453,6 +478,7 @@ bool repl_cmd_show(Repl *r, const char *cmd, char **argv, int argc) {
   else if (!strcmp(cmd, "races")) cmd_races(r);
   else if (!strcmp(cmd, "output")) cmd_output(r);
   else if (!strcmp(cmd, "history")) cmd_history(r, argv, argc);
+  else if (!strcmp(cmd, "timeline")) cmd_timeline(r, argv, argc);
   else return false;
   return true;
 }

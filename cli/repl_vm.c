@@ -78,8 +78,12 @@ static ReplVM *vm_new(const Repl *r, bool diags, char *err, size_t errsize) {
   cfg.write_out = capture_out;
   cfg.write_err = capture_err;
   cfg.write_user = v;
+  v->tl = dr_tl_new(DR_TL_LIMIT);
+  dr_tl_set_titles(v->tl, r->o.prog, "drvm repl", NULL);
+  dr_tl_config(v->tl, &cfg);
   v->vm = drvm_new(&cfg, err, errsize);
   if (!v->vm) {
+    dr_tl_free(v->tl);
     free(v);
     return NULL;
   }
@@ -95,6 +99,7 @@ static ReplVM *vm_new(const Repl *r, bool diags, char *err, size_t errsize) {
 void repl_vm_free(ReplVM *v) {
   if (!v) return;
   drvm_free(v->vm);
+  dr_tl_free(v->tl);
   free(v->log);
   free(v->out.data);
   free(v->err.data);
@@ -154,7 +159,7 @@ ReplVM *repl_vm_prepare(const Repl *r, const char *rec, ReplVM *src, uint64_t n,
   bool ok = (!rec || drvm_replay(vm, rec, true, &seed)) && (!src || drvm_replay_decisions(vm, src->vm, n)) &&
             set_scheduler(r, v) && set_detector(r, v, err, errsize) &&
             drvm_record(vm, dr_ro_given(&r->o, DR_RO_RECORD) ? dr_ro_get(&r->o, DR_RO_RECORD) : NULL) &&
-            drvm_add_listener(vm, LOGGED, log_event, v) &&
+            drvm_add_listener(vm, LOGGED, log_event, v) && dr_tl_attach(v->tl, vm) &&
             drvm_set_stepping(vm, DRVM_POINT_ACCESS | DRVM_POINT_CALL, r->every) &&
             drvm_start(vm, r->o.nargs, (const char *const *)r->o.args);
   if (!ok) {

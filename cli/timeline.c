@@ -77,6 +77,7 @@ typedef struct {
   int *last_release; /* per lock, event index, -1 */
   int *last_vwrite;  /* per location, -1 */
   int lock_cap, vloc_cap;
+  int closed_spans;  /* spans[0..closed_spans) closed; the rest are a snapshot's open ones */
 } Tl;
 
 static Tl *tl_of(DrTimeline *t) { return (Tl *)t; }
@@ -233,7 +234,9 @@ static void span_close(Tl *t, int thread, int lock, int at) {
   for (int i = pt->nopen - 1; i >= 0; i--) {
     if (pt->open[i].lock != lock) continue;
     DrTlSpan s = {thread, lock, pt->open[i].from, at};
+    t->pub.nspans = t->closed_spans; /* a snapshot's open spans go */
     DR_PUSH(t->pub.spans, t->pub.nspans, t->pub.spans_cap, s);
+    t->closed_spans = t->pub.nspans;
     pt->open[i] = pt->open[--pt->nopen];
     return;
   }
@@ -437,26 +440,27 @@ bool dr_tl_attach(DrTimeline *tl, DrVM *vm) {
 
 void dr_tl_finish(DrTimeline *tl, DrVM *vm, const char *outcome) {
   Tl *t = tl_of(tl);
-  for (int s = 0; s < 2; s++)
-    if (tl->line[s].len) emit_line(tl, s);
+  if (outcome)
+    for (int s = 0; s < 2; s++)
+      if (tl->line[s].len) emit_line(tl, s);
   link_races(tl, vm);
   int n = drvm_thread_count(vm);
   if (n > 0) ensure_thread(t, n - 1);
+  /* the spans still open, drawn to the end (again at the next snapshot) */
+  tl->nspans = t->closed_spans;
   for (int i = 0; i < tl->nthreads; i++) {
     DrvmThreadInfo info;
     free(tl->threads[i].name);
     tl->threads[i].name = dr_strdup(drvm_thread_info(vm, i, &info) ? info.name : "?");
     if (!tl->threads[i].place) tl->threads[i].place = dr_strdup("");
-    PerThread *pt = &t->per[i];
-    while (pt->nopen > 0) {
-      DrTlSpan s = {i, pt->open[pt->nopen - 1].lock, pt->open[pt->nopen - 1].from, -1};
+    for (int k = 0; k < t->per[i].nopen; k++) {
+      DrTlSpan s = {i, t->per[i].open[k].lock, t->per[i].open[k].from, -1};
       DR_PUSH(tl->spans, tl->nspans, tl->spans_cap, s);
-      pt->nopen--;
     }
   }
   free(tl->outcome);
-  tl->outcome = dr_strdup(outcome ? outcome : "");
-  tl->vm = NULL;
+  tl->outcome = dr_strdup(outcome ? outcome : "running");
+  if (outcome) tl->vm = NULL;
 }
 
 /* ------------------------------------------------------------ text, JSON */

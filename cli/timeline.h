@@ -42,6 +42,7 @@
 #include "../include/drvm.h"
 #include "../vm/buf.h"
 #include "../vm/common.h"
+#include "options.h"
 
 /* Happens-before edges between threads.  X(name, word, what it is) */
 #define DR_TL_EDGES(X)                                                           \
@@ -151,7 +152,8 @@ void dr_tl_config(DrTimeline *tl, DrvmConfig *cfg);
 /* After compiling, before the start: listen. */
 bool dr_tl_attach(DrTimeline *tl, DrVM *vm);
 /* After the run (before drvm_free): threads' names, the last races and
- * output, the edges. outcome: drvm_outcome_word's. */
+ * output. outcome: drvm_outcome_word's; NULL for a picture of a run that
+ * goes on (the REPL's), which may be finished again later. */
 void dr_tl_finish(DrTimeline *tl, DrVM *vm, const char *outcome);
 void dr_tl_set_titles(DrTimeline *tl, const char *program, const char *title, const char *command);
 
@@ -172,5 +174,12 @@ int dr_tl_terminal_width(void);
 /* Writes the timeline where value says (a file by its extension, or
  * "text": stdout); false after printing why to stderr. */
 bool dr_tl_write(const DrTimeline *tl, const char *value);
+
+/* timeline_replay.c: the run recording rec makes of o's program, drawn
+ * where value says under the title; false after saying why. */
+bool dr_tl_draw_recording(const DrRunOpts *o, const char *rec, const char *value, const char *title);
+/* value for the n-th of several pictures: "t.html" -> "t-outcome-2.html"
+ * (what "outcome", n 2); "text" stays "text".  malloc'd. */
+char *dr_tl_nth_name(const char *value, const char *what, int n);
 
 #endif

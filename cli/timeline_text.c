@@ -186,7 +186,7 @@ static void put_footer(Text *x, DrBuf *b, int hidden) {
     if (x->color) dr_buf_append_str(b, "\033[1;31m");
     dr_buf_printf(b, "R%d: data race on %s", i + 1, r->location);
     if (r->prev >= 0 && r->cur >= 0)
-      dr_buf_printf(b, ": #%d (T%d) and #%d (T%d), no happens-before between them", r->prev, tl->ev[r->prev].thread,
+      dr_buf_printf(b, ": events %d (T%d) and %d (T%d), no happens-before between them", r->prev, tl->ev[r->prev].thread,
                     r->cur, tl->ev[r->cur].thread);
     if (x->color) dr_buf_append_str(b, "\033[0m");
     dr_buf_append(b, "\n", 1);
