@@ -210,8 +210,8 @@ const char *repl_c(Repl *r, const char *esc);
   X("back", "b", "[N]", "undo the last N moves (default 1)")                                          \
   X("goto", "g", "K", "go to decision #K (back, or forward again after back)")                        \
   X("history", "h", "[N|all]", "the last N events (default 20), one column per thread")              \
-  X("timeline", NULL, "FILE.html | FILE.svg | text",                                                  \
-    "draw the run so far: a page for the browser, a picture for slides, or columns here")            \
+  X("timeline", NULL, "FILE|text",                                                                    \
+    "draw the run so far: FILE.html (a page for the browser), FILE.svg (a picture) or text (columns)") \
   X("where", "w", "[T]", "T's stack with file:line, locks held and the lock it waits for (default: all)") \
   X("print", "p", "WHAT", "Class.field, Class.field[3], Account#1, Account#1.balance, int[]#2[3], a " \
                           "local (T1 x, T1.2 x: frame 2)")                                            \

@@ -465,7 +465,10 @@ static void cmd_timeline(Repl *r, char **argv, int argc) {
     fflush(stdout);
     return;
   }
-  if (!dr_tl_write(v->tl, argv[1])) return; /* it said why */
+  if (!dr_tl_write(v->tl, argv[1], err, sizeof err)) {
+    repl_err(r, "%s", err);
+    return;
+  }
   repl_say(r, "drew %d events of %d threads to %s", v->tl->nev, v->tl->nthreads, argv[1]);
 }
 

@@ -77,7 +77,11 @@ static int run_program(const DrRun *r, DrVM *vm, bool *restart) {
   if (status < 0) return api_error(vm);
   if (r->tl) {
     dr_tl_finish(r->tl, vm, drvm_outcome_word(res.outcome));
-    if (!dr_tl_write(r->tl, dr_ro_get(o, DR_RO_TIMELINE)) && status == 0) status = DRVM_EXIT_USAGE;
+    char err[600];
+    if (!dr_tl_write(r->tl, dr_ro_get(o, DR_RO_TIMELINE), err, sizeof err)) {
+      fprintf(stderr, "drvm: %s\n", err);
+      if (status == 0) status = DRVM_EXIT_USAGE;
+    }
   }
   if (res.outcome == DRVM_OUTCOME_RACES) status = r->race_exit;
   *restart = res.restart;

@@ -584,21 +584,18 @@ void dr_tl_json(const DrTimeline *tl, DrBuf *b) {
 
 /* ------------------------------------------------------------ writing */
 
-bool dr_tl_write(const DrTimeline *tl, const char *value) {
+bool dr_tl_write(const DrTimeline *tl, const char *value, char *err, size_t errsize) {
   DrTlFormat f;
-  char err[300];
-  if (!dr_tl_format_of(value, &f, err, sizeof err)) {
-    fprintf(stderr, "drvm: %s\n", err);
-    return false;
-  }
+  if (!dr_tl_format_of(value, &f, err, errsize)) return false;
   if (f == DR_TL_TEXT) {
     fflush(stdout);
     dr_tl_write_text(tl, stdout, dr_tl_terminal_width(), isatty(1) && !getenv("NO_COLOR"));
     return true;
   }
+  errno = 0;
   FILE *out = fopen(value, "w");
   bool ok = out && (f == DR_TL_HTML ? dr_tl_write_html(tl, out) : dr_tl_write_svg(tl, out));
   if (out && fclose(out) != 0) ok = false;
-  if (!ok) fprintf(stderr, "drvm: cannot write %s: %s\n", value, strerror(errno ? errno : EIO));
+  if (!ok) snprintf(err, errsize, "cannot write %s: %s", value, strerror(errno ? errno : EIO));
   return ok;
 }

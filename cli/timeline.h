@@ -172,8 +172,8 @@ void dr_tl_write_text(const DrTimeline *tl, FILE *out, int width, bool color);
 /* The terminal's width (COLUMNS, else 100). */
 int dr_tl_terminal_width(void);
 /* Writes the timeline where value says (a file by its extension, or
- * "text": stdout); false after printing why to stderr. */
-bool dr_tl_write(const DrTimeline *tl, const char *value);
+ * "text": stdout); false with the reason in err. */
+bool dr_tl_write(const DrTimeline *tl, const char *value, char *err, size_t errsize);
 
 /* timeline_replay.c: the run recording rec makes of o's program, drawn
  * where value says under the title; false after saying why. */

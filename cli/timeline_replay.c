@@ -59,7 +59,8 @@ bool dr_tl_draw_recording(const DrRunOpts *o, const char *rec, const char *value
   free(cmd.data);
   bool ok = replay_into(tl, o, rec) != NULL;
   if (ok && !strcmp(value, "text")) printf("\n%s:\n", title);
-  ok = ok && dr_tl_write(tl, value);
+  char err[600];
+  if (ok && !(ok = dr_tl_write(tl, value, err, sizeof err))) fprintf(stderr, "drvm: %s\n", err);
   dr_tl_free(tl);
   return ok;
 }
