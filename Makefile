@@ -203,6 +203,7 @@ bench: drvm drvm-nohooks
 	python3 tests/bench/run.py --drvm ./drvm --nohooks build-nohooks/drvm
 	python3 tests/bench/repl.py --drvm ./drvm
 	python3 tests/bench/explore.py --drvm ./drvm
+	python3 tests/bench/timeline.py --drvm ./drvm
 
 demo: drvm
 	./drvm run lang-examples/life.dl
