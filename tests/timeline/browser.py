@@ -30,7 +30,8 @@ sys.path.insert(0, os.path.join(HERE, "samples"))
 import cdp  # noqa: E402
 import gen  # noqa: E402
 
-PROGRAMS = ["repl_lostupdate.dl", "racefuzzer_fig1.dl", "pingpong.dl", "drfinder_fig2.dl", "bank.dl"]
+PROGRAMS = ["repl_lostupdate.dl", "racefuzzer_fig1.dl", "pingpong.dl", "drfinder_fig2.dl", "prodcons.dl",
+            "lostupdate.dl"]
 SEED = "7"
 
 passed = failed = 0
@@ -176,6 +177,8 @@ def test_page(b, path, shots, big):
             text = b.eval("document.getElementById('detail').textContent")
             check(sel == {"type": "event", "i": i} and ("#%d" % i) in text, name,
                   "a click on event #%d shows its details" % i, "selected %s" % sel)
+    if name == "sample-small":
+        interact(b, name, data)
     b.eval("window.scrollTo(0,0); document.getElementById('scroller').scrollTop = 0; 0")
     b.screenshot(os.path.join(shots, name + ".png"))
     probs = problems(b.events)
@@ -200,6 +203,32 @@ def test_page(b, path, shots, big):
               % (name, bench["scrollFrameMs"], bench["zoomFrameMs"], bench["filterMs"], bench["unfilterMs"]))
         probs = problems(b.events)
         check(not probs, name, "no errors while scrolling and zooming", "; ".join(probs[:5]))
+
+
+def interact(b, name, data):
+    """Keys, ctrl+wheel and unfolding, on the hand-written sample (which has
+    a folded run of local accesses at event 4)."""
+    b.eval("document.getElementById('scroller').focus(); 0")
+    for key in ("n", "n"):
+        b.call("Input.dispatchKeyEvent", {"type": "keyDown", "key": key, "text": key,
+                                          "code": "Key" + key.upper()})
+        b.call("Input.dispatchKeyEvent", {"type": "keyUp", "key": key, "code": "Key" + key.upper()})
+    sel = b.eval("drvmTimeline.selected()")
+    check(sel and sel.get("type") == "race", name, "the n key steps to a race", "selected %s" % sel)
+    h0 = b.eval("drvmTimeline.rowHeight()")
+    b.wheel(400, 400, -100, ctrl=True)
+    h1 = b.eval("drvmTimeline.rowHeight()")
+    b.wheel(400, 400, 100, ctrl=True)
+    b.wheel(400, 400, 100, ctrl=True)
+    h2 = b.eval("drvmTimeline.rowHeight()")
+    check(h1 > h0 > h2, name, "ctrl+wheel zooms in and out", "row heights %s, %s, %s" % (h0, h1, h2))
+    b.eval("drvmTimeline.setZoom(7)")
+    rows = b.eval("drvmTimeline.rowCount()")
+    pt = b.eval("drvmTimeline.eventPoint(4)")
+    if check(pt is not None, name, "the folded run is drawn"):
+        b.click(pt["x"], pt["y"])
+        after = b.eval("drvmTimeline.rowCount()")
+        check(after == rows + 2, name, "a click unfolds 3 local accesses", "rows %s -> %s" % (rows, after))
 
 
 def main():
