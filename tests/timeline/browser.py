@@ -230,6 +230,29 @@ def interact(b, name, data):
         after = b.eval("drvmTimeline.rowCount()")
         check(after == rows + 2, name, "a click unfolds 3 local accesses", "rows %s -> %s" % (rows, after))
 
+    # hiding a thread hides its column; the races it is in are no longer drawn
+    b.eval("(b => { b.checked = false; b.dispatchEvent(new Event('change', {bubbles: true})); })"
+           "(document.querySelector('#threads-list input[data-t=\"2\"]')); 0")
+    cols = b.eval("drvmTimeline.columnCount()")
+    stub = b.eval("drvmTimeline.racePoint(0)")      # its other end is still there: a stub
+    check(cols == len(data["threads"]) - 1 and stub is not None, name, "unchecking thread b hides its column",
+          "%s columns, race 1 at %s" % (cols, stub))
+    b.eval("document.getElementById('threads-all').click(); 0")
+    # the location filter, typed: the accesses to other locations go
+    full = b.eval("drvmTimeline.rowCount()")
+    b.eval("document.getElementById('filter').focus(); 0")
+    b.call("Input.insertText", {"text": "Counter#1"})
+    time.sleep(0.4)
+    ctx_rows = b.eval("drvmTimeline.rowCount()")
+    b.eval("(s => { s.value = 'only'; s.dispatchEvent(new Event('change')); })(document.getElementById('filter-mode')); 0")
+    only_rows = b.eval("drvmTimeline.rowCount()")
+    # Counter#1: 5 accesses, 2 locks, 2 unlocks
+    check(full > ctx_rows > only_rows == 9, name, "the location filter keeps the matches (and the rest of the "
+          "synchronization unless 'matches only')", "rows %s, %s, %s" % (full, ctx_rows, only_rows))
+    b.eval("(s => { s.value = 'context'; s.dispatchEvent(new Event('change')); })(document.getElementById('filter-mode'));"
+           "(f => { f.value = ''; f.dispatchEvent(new Event('input')); })(document.getElementById('filter')); 0")
+    time.sleep(0.4)
+
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
