@@ -201,6 +201,8 @@ def test_page(b, path, shots, big):
                   % (name, wheel["draws"], wheel["drawTotalMs"] / wheel["draws"], wheel["drawMaxMs"]))
         print("     %s: scroll redraw %.2f ms, zoom (relayout + redraw) %.2f ms, filter %.1f ms, unfilter %.1f ms"
               % (name, bench["scrollFrameMs"], bench["zoomFrameMs"], bench["filterMs"], bench["unfilterMs"]))
+        print("     %s: folding off: relayout %.1f ms, %d rows, scroll redraw %.2f ms"
+              % (name, bench["unfoldMs"], bench["unfoldedRows"], bench["unfoldedScrollFrameMs"]))
         probs = problems(b.events)
         check(not probs, name, "no errors while scrolling and zooming", "; ".join(probs[:5]))
 
