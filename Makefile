@@ -111,6 +111,7 @@ test: drvm $(UNIT_BINS) $(API_BINS) $(FFI_TEST_LIB)
 	@python3 tests/explore/check.py ./drvm
 	@python3 tests/repl/run.py --drvm ./drvm
 	@python3 tests/repl/tty_test.py --drvm ./drvm
+	@python3 tests/timeline/browser.py --drvm ./drvm --shots $(BUILD)/timeline-shots
 
 asan: $(FFI_TEST_LIB)
 	$(MAKE) BUILD=build-asan OPT="-O1 -g -DDR_DEBUG -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
