@@ -28,10 +28,10 @@
   X(RACE, "race on", "Class.field",                                                                          \
     "the race detector (FastTrack) reports a data race on Class.field, named as race reports name it "      \
     "(Outer$Inner.field; Inner.field also matches a nested class)")                                           \
-  X(ASSERTION, "assertion fails", NULL, "an assert fails: its AssertionError escapes a thread (any thread)") \
+  X(ASSERTION, "assertion fails", NULL, "an assert fails and its AssertionError escapes a thread, any thread") \
   X(EXCEPTION, "exception", "NAME",                                                                          \
-    "an exception of class NAME escapes a thread (any thread): java.lang.IllegalStateException or "         \
-    "IllegalStateException")
+    "an exception of class NAME escapes a thread, any thread (NAME: java.lang.IllegalStateException or "     \
+    "IllegalStateException)")
 
 typedef enum {
 #define DR_GOAL_ENUM(id, word, arg, help) DR_GOAL_##id,
