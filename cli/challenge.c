@@ -53,7 +53,7 @@ void challenge_free(Repl *r) {
 static void show_goal(Repl *r) {
   const DrGoal *g = &r->challenge->goal;
   char *text = dr_goal_text(g);
-  repl_say(r, "%sgoal: %s%s (%s)", repl_c(r, REPL_BOLD), text, repl_c(r, REPL_OFF), dr_goal_kind(g->kind)->help);
+  repl_say(r, "%sgoal: %s%s -- %s", repl_c(r, REPL_BOLD), text, repl_c(r, REPL_OFF), dr_goal_kind(g->kind)->help);
   free(text);
   if (g->max_preemptions >= 0)
     repl_say(r, "limit: at most %d preemption%s (a switch away from a thread that could have gone on)",

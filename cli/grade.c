@@ -192,6 +192,7 @@ int dr_grade_replay(const DrGradeSetup *s, const char *rec, DrGrade *g, char *er
     program_ending(g, &r);
     g->diverged = r.outcome == DRVM_OUTCOME_REPLAY_DIVERGED;
     g->cut = g->diverged && w.err.len && strstr(w.err.data, "the recording has ended");
+    if (g->cut && g->decisions) g->decisions--; /* the one it could not answer was not taken */
     g->ended = !g->diverged;
     g->reached = watch_reached(s->goal, &w, g->ended, g->outcome);
     if (g->reached) g->cut = g->diverged = false;
