@@ -109,6 +109,7 @@ test: drvm $(UNIT_BINS) $(API_BINS) $(FFI_TEST_LIB)
 	@python3 tests/racefuzzer/check.py ./drvm
 	@python3 tests/hunting.py ./drvm
 	@python3 tests/explore/check.py ./drvm
+	@python3 tests/challenge/check.py ./drvm
 	@python3 tests/repl/run.py --drvm ./drvm
 	@python3 tests/repl/tty_test.py --drvm ./drvm
 	@python3 tests/timeline/browser.py --drvm ./drvm --shots $(BUILD)/timeline-shots
@@ -126,6 +127,7 @@ asan: $(FFI_TEST_LIB)
 	ASAN_OPTIONS=detect_leaks=1 python3 tests/racefuzzer/check.py ./drvm-asan
 	ASAN_OPTIONS=detect_leaks=1 python3 tests/hunting.py ./drvm-asan --seeds 2
 	ASAN_OPTIONS=detect_leaks=1 python3 tests/explore/check.py ./drvm-asan --quick
+	ASAN_OPTIONS=detect_leaks=1 python3 tests/challenge/check.py ./drvm-asan
 	ASAN_OPTIONS=detect_leaks=1 python3 tests/repl/run.py --drvm ./drvm-asan
 	ASAN_OPTIONS=detect_leaks=1 python3 tests/repl/tty_test.py --drvm ./drvm-asan
 	$(MAKE) tsan

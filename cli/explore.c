@@ -8,6 +8,7 @@
 
 #include "../vm/buf.h"
 #include "explore.h"
+#include "goal.h"
 #include "timeline.h"
 #include "help.h"
 
@@ -355,6 +356,7 @@ static int explore_program(Explore *x, const DrRunOpts *o) {
   }
   if (!draw_timelines(x, o, false)) return DRVM_EXIT_USAGE;
   explore_print(x, stdout);
+  goal_explore_print(x, stdout);
   if (!draw_timelines(x, o, true)) return DRVM_EXIT_USAGE;
   const char *json = dr_ro_get(o, DR_RO_JSON);
   if (json && !explore_write_json(x, json, err, sizeof err)) {
@@ -387,11 +389,21 @@ int dr_cmd_explore(int argc, char **argv) {
     dr_ro_free(&o);
     return status;
   }
+  /* a challenge: its goal is reported, and its limit bounds the search */
+  DrGoal goal;
+  bool unreadable;
+  char gerr[1024];
+  if (!dr_goal_load(o.prog, &goal, &unreadable, gerr, sizeof gerr) && !unreadable) {
+    fprintf(stderr, "%s\n", gerr);
+    dr_ro_free(&o);
+    return DRVM_EXIT_COMPILE;
+  }
+  x.goal = &goal;
   x.prog = o.prog;
   x.args = o.args;
   x.nargs = o.nargs;
   x.seed = dr_ro_num(&o, DR_RO_SEED);
-  x.cfg.preemptions = dr_ro_given(&o, DR_RO_PREEMPTIONS) ? (int)dr_ro_num(&o, DR_RO_PREEMPTIONS) : -1;
+  x.cfg.preemptions = dr_ro_given(&o, DR_RO_PREEMPTIONS) ? (int)dr_ro_num(&o, DR_RO_PREEMPTIONS) : goal.max_preemptions;
   x.cfg.detector = dr_ro_get(&o, DR_RO_DETECTOR);
   x.cfg.record = true;
   x.max_executions = dr_ro_num(&o, DR_RO_MAX_EXECUTIONS);
@@ -413,6 +425,7 @@ int dr_cmd_explore(int argc, char **argv) {
   }
   if (x.fingerprints) fclose(x.fingerprints);
   explore_free(&x);
+  dr_goal_free(&goal);
   free(dir);
   dr_ro_free(&o);
   return status;

@@ -10,6 +10,7 @@
 #include <signal.h>
 
 #include "../vm/buf.h"
+#include "../vm/json.h"
 #include "options.h"
 
 int dr_cmd_explore(int argc, char **argv);
@@ -52,6 +53,7 @@ typedef struct Explore {
   bool progress;            /* a progress line on stderr */
   volatile sig_atomic_t *stop; /* set (Ctrl-C): stop after the execution under way; may be NULL */
   FILE *fingerprints;       /* each execution's trace fingerprint, or NULL */
+  const struct DrGoal *goal;/* a challenge's goal (goal.h), reported after the rest; NULL: none */
   /* found */
   DrvmExploreStats st;
   ExOutcome *outs;
@@ -78,6 +80,9 @@ void explore_print(const Explore *x, FILE *out);
 bool explore_write_json(const Explore *x, const char *path, char *err, size_t errsize);
 /* drvm explore's exit status for what was found. */
 int explore_status(const Explore *x);
+/* goal_explore.c: whether x->goal is reachable, and its shortest witness */
+void goal_explore_print(const Explore *x, FILE *out);
+void goal_explore_json(const Explore *x, DrJsonW *w);
 /* "drvm run --replay W prog args" for a witness (malloc'd). */
 char *explore_replay_command(const Explore *x, const char *witness);
 

@@ -179,6 +179,7 @@ bool explore_write_json(const Explore *x, const char *path, char *err, size_t er
     dr_jw_end(&w, '}');
   }
   dr_jw_end(&w, ']');
+  goal_explore_json(x, &w);
   dr_jw_end(&w, '}');
   dr_buf_append_str(&w.buf, "\n");
   FILE *f = fopen(path, "w");

@@ -6,6 +6,7 @@
 #include "../include/drvm.h"
 #include "../vm/buf.h"
 #include "help.h"
+#include "goal.h"
 #include "options.h"
 #include "repl.h"
 
@@ -27,6 +28,10 @@ static const char *const commands_text =
     "           (drvm repl --help)\n"
     "  explore  run every interleaving of a small program once (up to equivalence):\n"
     "           every outcome and every race, each with a witness (drvm explore --help)\n"
+    "  challenge  play a challenge: the REPL with the goal in the program's comments\n"
+    "           (// goal: deadlock), told when you reach it (drvm help challenge)\n"
+    "  grade    check a saved schedule against a challenge's goal: PASS or FAIL\n"
+    "           with the reason, exit 0 or 1 (drvm help grade)\n"
     "  help     show help for a command (drvm help run)\n";
 
 static const char *const run_intro =
@@ -159,6 +164,38 @@ static const char *const racefuzz_text =
     "\n"
     "exit status: 0 when it ran (races found or not), 2 on a usage error or\n"
     "unreadable results, 3 when the program does not compile.\n";
+
+static const char *const challenge_text =
+    "usage: drvm challenge [options] prog.dl [-- args...]\n"
+    "\n"
+    "drvm repl with a goal: prog.dl states in its comments what you must make\n"
+    "it do by choosing who runs (// goal: ...), and may limit the preemptions\n"
+    "(// max-preemptions: K) and give hints (// hint: ...).  The goal is shown\n"
+    "at the start; after every move the REPL judges your run as drvm grade\n"
+    "would and says when the goal is reached (and whether within the limit).\n"
+    "Then save FILE and drvm grade prog.dl FILE.  Commands goal and hint show\n"
+    "the goal and the hint.  Exit status: 0 after a session, 2 on a usage\n"
+    "error or a program without a goal, 3 on a compile error or a malformed\n"
+    "goal comment.  docs/challenges.md explains it.\n"
+    "\n";
+
+static const char *const grade_intro =
+    "usage: drvm grade [options] prog.dl answer.sched [-- args...]\n"
+    "\n"
+    "Replays answer.sched (a recording: the REPL's save, drvm run --record,\n"
+    "a witness of drvm explore) on the challenge prog.dl, counts its\n"
+    "preemptions as drvm explore does, and says whether it reaches the goal\n"
+    "in prog.dl's comments within its limit: PASS: ... or FAIL: <reason>.\n"
+    "\n"
+    "options:\n";
+
+static const char *const grade_exit_text =
+    "\n"
+    "exit status:\n"
+    "  0   pass: the goal is reached within the limit\n"
+    "  1   fail: not reached, over the limit, or the schedule does not fit the program\n"
+    "  2   usage error: a missing file, a program without a goal, a malformed recording\n"
+    "  3   the program does not compile, or a goal comment is malformed\n";
 
 int dr_usage_error(const char *fmt, const char *arg) {
   fputs("drvm: ", stderr);
@@ -347,6 +384,16 @@ bool dr_help_topic(const char *topic, FILE *out) {
     fputs(explore_intro, out);
     print_options(out, "explore");
     fputs(explore_exit_text, out);
+  } else if (!strcmp(topic, "challenge")) {
+    fputs(challenge_text, out);
+    dr_goal_help(out);
+    fputs("\noptions: those of drvm repl (drvm help repl)\n", out);
+  } else if (!strcmp(topic, "grade")) {
+    fputs(grade_intro, out);
+    print_options(out, "grade");
+    fputs("\n", out);
+    dr_goal_help(out);
+    fputs(grade_exit_text, out);
   } else if (!strcmp(topic, "hunt")) {
     fputs(hunt_text, out);
   } else if (!strcmp(topic, "racefuzz")) {

@@ -4,6 +4,7 @@
 
 #include "../include/drvm.h"
 #include "explore.h"
+#include "grade.h"
 #include "help.h"
 #include "hunt.h"
 #include "repl.h"
@@ -30,6 +31,8 @@ int main(int argc, char **argv) {
   if (!strcmp(cmd, "hunt")) return dr_cmd_hunt(argv[0], argc - 1, argv + 1);
   if (!strcmp(cmd, "repl")) return dr_cmd_repl(argc - 1, argv + 1);
   if (!strcmp(cmd, "explore")) return dr_cmd_explore(argc - 1, argv + 1);
+  if (!strcmp(cmd, "grade")) return dr_cmd_grade(argc - 1, argv + 1);
+  if (!strcmp(cmd, "challenge")) return dr_cmd_repl(argc - 1, argv + 1);
   if (!strcmp(cmd, "racefuzz")) return dr_cmd_racefuzz(argv[0], argc - 1, argv + 1);
   if (!strcmp(cmd, "run") || !strcmp(cmd, "check") || !strcmp(cmd, "disasm")) return dr_cmd_run(argc - 1, argv + 1);
   return dr_usage_error("unknown command '%s'", cmd);

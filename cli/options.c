@@ -52,11 +52,14 @@ bool dr_ro_for(DrRoId id, const char *cmd) {
   switch (rows[id].to) {
   case DR_TO_LIMIT: return true;
   case DR_TO_DISASM: return !strcmp(cmd, "disasm");
-  case DR_TO_REPL: return !strcmp(cmd, "repl");
+  case DR_TO_REPL: return !strcmp(cmd, "repl") || !strcmp(cmd, "challenge");
   case DR_TO_EXPLORE: return !strcmp(cmd, "explore");
+  case DR_TO_GRADE: return !strcmp(cmd, "grade");
   default:
     if (!strcmp(cmd, "explore")) return rows[id].flags & DR_F_EXPLORE;
-    return !strcmp(cmd, "run") || (!strcmp(cmd, "repl") && !(rows[id].flags & DR_F_RUN_ONLY));
+    /* a challenge is a REPL session */
+    bool repl = !strcmp(cmd, "repl") || !strcmp(cmd, "challenge");
+    return !strcmp(cmd, "run") || (repl && !(rows[id].flags & DR_F_RUN_ONLY));
   }
 }
 
@@ -279,7 +282,8 @@ static bool check_strict(const DrRunOpts *o) {
 int dr_ro_parse(DrRunOpts *o, int argc, char **argv) {
   const char *cmd = argv[0];
   bool run = !strcmp(cmd, "run");
-  bool repl = !strcmp(cmd, "repl") || !strcmp(cmd, "explore"); /* arguments after -- */
+  bool grade = !strcmp(cmd, "grade");
+  bool repl = !strcmp(cmd, "repl") || !strcmp(cmd, "explore") || !strcmp(cmd, "challenge") || grade; /* arguments after -- */
   int i = 1;
   for (; i < argc; i++) {
     const char *a = argv[i], *attached;
@@ -300,6 +304,8 @@ int dr_ro_parse(DrRunOpts *o, int argc, char **argv) {
       return dr_usage_error("unknown option '%s'", a);
     } else if (!o->prog) {
       o->prog = a;
+    } else if (grade && !o->schedule) {
+      o->schedule = a;
     } else if (run) {
       break; /* Java-style: the program's arguments need no "--" */
     } else if (repl) {

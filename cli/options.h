@@ -22,6 +22,7 @@ typedef enum {
   DR_TO_DISASM, /* drvm disasm's own */
   DR_TO_REPL,   /* drvm repl's own */
   DR_TO_EXPLORE,/* drvm explore's own */
+  DR_TO_GRADE,  /* drvm grade's own */
 } DrOptTo;
 
 /* How a value is read and checked. */
@@ -157,7 +158,9 @@ enum {
     "write each execution's trace fingerprint, one per line: executions of one Mazurkiewicz trace share it "          \
     "(to check a reduction: optimal runs each once)")                                                                  \
   X(PROGRESS, "--progress", NULL, NULL, DR_TO_EXPLORE, NULL, DR_VAL(DR_V_FLAG), DR_RR_NO, 0,                           \
-    "show progress even when stderr is not a terminal (on a terminal it is shown)")
+    "show progress even when stderr is not a terminal (on a terminal it is shown)")                                    \
+  X(GRADE_JSON, "--json", NULL, NULL, DR_TO_GRADE, NULL, DR_VAL(DR_V_FLAG), DR_RR_NO, 0,                                \
+    "print the verdict as one JSON object on standard output instead of a line (for autograders)")
 
 typedef enum {
 #define DR_RO_ENUM(id, name, alias, arg, to, key, value, rerun, flags, help) DR_RO_##id,
@@ -203,6 +206,7 @@ void dr_argv_free(DrArgv *a);
 typedef struct {
   DrArgv val[DR_RO__COUNT];
   const char *prog;   /* not owned */
+  const char *schedule; /* drvm grade's recording, the file after the program (not owned) */
   char **args;        /* not owned */
   int nargs;
 } DrRunOpts;

@@ -160,6 +160,7 @@ static void dispatch(Repl *r, char **argv, int argc) {
   else if (!strcmp(name, "hb")) repl_cmd_hb(r, argv, argc);
   else if (!strcmp(name, "explore")) repl_cmd_explore(r, argv, argc);
   else if (!strcmp(name, "time")) cmd_time(r, argv, argc);
+  else if (!strcmp(name, "goal") || !strcmp(name, "hint")) challenge_cmd(r, name);
   else if (!repl_cmd_move(r, name, argv, argc) && !repl_cmd_show(r, name, argv, argc))
     repl_err(r, "internal: command %s has no handler", name);
 }
@@ -188,6 +189,7 @@ static void loop(Repl *r) {
     running_vm = r->cur->vm;
     run_command(r, line);
     running_vm = NULL;
+    challenge_check(r);
     free(line);
     fflush(stdout);
   }
@@ -249,6 +251,7 @@ static bool first_run(Repl *r, int *status) {
 }
 
 static void free_session(Repl *r) {
+  challenge_free(r);
   repl_explore_free(r);
   repl_stage_free(r);
   repl_vm_free(r->cur);
@@ -274,7 +277,7 @@ int dr_cmd_repl(int argc, char **argv) {
   memset(&r, 0, sizeof r);
   int status = dr_ro_parse(&r.o, argc, argv);
   if (status == DR_RO_HELP) {
-    dr_help_topic("repl", stdout);
+    dr_help_topic(argv[0], stdout); /* repl or challenge */
     dr_ro_free(&r.o);
     return 0;
   }
@@ -297,6 +300,10 @@ int dr_cmd_repl(int argc, char **argv) {
     free_session(&r);
     return DRVM_EXIT_USAGE;
   }
+  if (!strcmp(argv[0], "challenge") && !challenge_start(&r, &status)) {
+    free_session(&r);
+    return status;
+  }
   repl_input_init(&r);
   struct sigaction sa;
   memset(&sa, 0, sizeof sa);
@@ -308,9 +315,11 @@ int dr_cmd_repl(int argc, char **argv) {
     return status;
   }
   if (r.tty) repl_say(&r, "drvm repl %s: you are the scheduler (help lists the commands)", r.o.prog);
+  if (r.challenge) challenge_intro(&r);
   repl_stage(&r);
   repl_show_news(&r);
   repl_show_position(&r);
+  challenge_check(&r);
   loop(&r);
   repl_input_done(&r);
   free_session(&r);

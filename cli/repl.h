@@ -103,6 +103,7 @@ typedef struct Repl {
   volatile sig_atomic_t *interrupted;
   struct Explore *explored; /* the last explore's outcomes and races (repl_explore.c) */
   int nexplores;            /* explores so far: each has its directory of witnesses */
+  struct Challenge *challenge; /* drvm challenge: the goal and its verdicts (challenge.c); NULL in drvm repl */
 } Repl;
 
 /* repl_vm.c */
@@ -166,6 +167,17 @@ void repl_thread_line(Repl *r, int t, DrBuf *b);
 /* Parses "T1" or "1": the thread id, or -1 after saying why. */
 int repl_thread_arg(Repl *r, const char *s);
 
+/* challenge.c: drvm challenge, the REPL with a goal */
+/* Reads the goal of the session's program; false (with *status) after
+ * saying why there is none. */
+bool challenge_start(Repl *r, int *status);
+void challenge_intro(Repl *r);
+/* After a command: if the run moved, judge it and announce the goal. */
+void challenge_check(Repl *r);
+/* The goal and hint commands. */
+void challenge_cmd(Repl *r, const char *name);
+void challenge_free(Repl *r);
+
 /* repl_hb.c */
 void repl_cmd_hb(Repl *r, char **argv, int argc);
 /* The short text of an event: "write Account#1.balance :14". */
@@ -228,6 +240,8 @@ const char *repl_c(Repl *r, const char *esc);
   X("explore", NULL, "[optimal|source|none] [K]",                                                    \
     "run every interleaving from here (K: at most K preemptions): each outcome and race, with a witness") \
   X("witness", NULL, "N | race N", "follow outcome N's witness (or race N's) from here to its end")  \
+  X("goal", NULL, "", "drvm challenge: the goal, its preemption limit, and whether this run reached it") \
+  X("hint", NULL, "", "drvm challenge: the challenge's hint")                                         \
   X("save", NULL, "FILE", "write the decisions so far: drvm run --replay FILE reproduces them")      \
   X("time", NULL, "COMMAND", "run COMMAND and say how long it took")                                 \
   X("help", "?", "[COMMAND]", "the commands, or one")                                                \

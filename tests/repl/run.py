@@ -85,9 +85,13 @@ def parse_header(path):
     """The session's drvm repl arguments and its before/after commands."""
     with open(path) as f:
         lines = f.read().split("\n")
-    if not lines or not lines[0].startswith("# drvm repl"):
+    # a challenge is a REPL session too: '# drvm challenge PROGRAM'
+    m = re.match(r"# drvm (repl|challenge)\b", lines[0]) if lines else None
+    if not m:
         raise ValueError("%s: the first line must be '# drvm repl [options] PROGRAM'" % path)
-    args = shlex.split(lines[0][len("# drvm repl"):])
+    args = shlex.split(lines[0][m.end():])
+    if m.group(1) == "challenge":
+        args = ["--challenge"] + args
     before, after = [], []
     for line in lines[1:]:
         if not line.startswith("#"):
@@ -145,9 +149,12 @@ def run_test(drvm, name, timeout):
             text += "$ drvm %s\n" % " ".join(shlex.quote(a) for a in b)
             t = run_drvm(drvm, b, tmp, timeout)[0]
             text += t[t.rindex("--- exit"):] if quiet else t
-        repl = ["repl"] + ([] if "--script" in args else ["--script", cmds]) + args
+        cmd = "repl"
+        if args[:1] == ["--challenge"]:
+            cmd, args = "challenge", args[1:]
+        repl = [cmd] + ([] if "--script" in args else ["--script", cmds]) + args
         if before or after:
-            text += "$ drvm repl %s\n" % " ".join(shlex.quote(a) for a in args)
+            text += "$ drvm %s %s\n" % (cmd, " ".join(shlex.quote(a) for a in args))
         session, out = run_drvm(drvm, repl, tmp, timeout)
         text += session
         shown = "".join(line[2:] + "\n" for line in out.split("\n") if line.startswith("| "))
