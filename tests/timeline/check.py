@@ -50,8 +50,6 @@ EXAMPLES = "lang-examples"
 # Bugs of the C side that some checks show; their checks are XFAIL until
 # fixed (run with --known-bugs to make them fail).
 KNOWN_BUGS = {
-    "dump": "a deadlock's thread dump (drvm's own report on stderr) is drawn as "
-            "the program's error output ('err' events) in one thread's column",
     "width": "--timeline text: the footer (race lines 'R1: data race on ...', "
              "'(N more threads do not fit...)', 'locks: ...') is not cut to "
              "the width (COLUMNS), so lines are longer than COLUMNS",
@@ -372,6 +370,8 @@ def thread_errors(D):
                 errs.append("T%d has events after its end" % i)
         elif ends:
             errs.append("T%d has end events %s but end -1" % (i, ends))
+        if "state" in th and (th["state"] == "TERMINATED") != (th["end"] >= 0) and D["truncated"] == 0:
+            errs.append("T%d's state %s, end %d" % (i, th["state"], th["end"]))
     return errs
 
 
@@ -585,7 +585,7 @@ class Acc:
 
     def report(self, name, what_of):
         for key, errs in self.errs.items():
-            check_errs(errs, name, what_of(key), bug="dump" if key == "no thread dump" else None)
+            check_errs(errs, name, what_of(key))
 
 
 def validate(acc, run, races_expected=None, hb_races=True):
@@ -819,6 +819,12 @@ def prog_deadlock(acc, D, L):
             errs.append("T%d's acquisitions %s" % (t, acq))
     if D["threads"][0]["end"] != -1:
         errs.append("main has an end")
+    # each thread's state at the end (the keys came with the deadlock's
+    # picture; checked where the page has them)
+    if all("state" in t for t in D["threads"]):
+        got = [(t["state"], t["waiting"]) for t in D["threads"]]
+        if got != [("JOINING", "T%d" % a), ("BLOCKED", "Object#2"), ("BLOCKED", "Object#1")]:
+            errs.append("states at the end %s: expected main joining a, a blocked on Object#2, b on Object#1" % got)
     return errs
 
 
@@ -1224,7 +1230,10 @@ def check_cli():
     rc, out, err = drvm(["run", "--sched", "rr", "--timeline", bad, prog])
     check(rc != 0 and "cannot write" in err and bad in err, "cli", "an unwritable path: non-zero, 'cannot write PATH'",
           "exit %d: %s" % (rc, err.strip()[-200:]))
-    check(rc != 66 or True, "cli", "(the run itself still ran: its output)", "")
+    rc, out, err = drvm(["run", "--sched", "rr", "--timeline", bad, os.path.join(PROGS, "lock.dl")])
+    check(rc != 0 and "cannot write" in err and out == "shared = 2\n", "cli",
+          "an unwritable path, a run without races: non-zero, 'cannot write', the run's output whole",
+          "exit %d: %s" % (rc, err.strip()[-200:]))
     bad = os.path.join(TMP, "no-such-dir", "t.svg")
     rc, out, err = drvm(["run", "--sched", "rr", "--timeline", bad, prog])
     check(rc != 0 and "cannot write" in err, "cli", "an unwritable SVG path: non-zero, 'cannot write'",
@@ -1541,6 +1550,122 @@ def fasttrack_errors(D, prog):
     return errs
 
 
+# ------------------------------------------------------------ can each check fail?
+
+def self_test():
+    """Breaks each kind of expectation on purpose (a copy of a good run's
+    data, mutated) and checks that the validator that guards it fails."""
+    import copy
+    runs = {n: Run(os.path.join(PROGS, n), ["--sched", "rr", "--seed", "1"])
+            for n in ("lostupdate.dl", "lock.dl", "waitnotify.dl", "volatile.dl", "interrupt.dl", "deadlock.dl",
+                      "output.dl")}
+    for n, r in runs.items():
+        check(r.D is not None and not structure_errors(r.D), "self-test", "%s draws a good page" % n)
+
+    def mutated(n, fn):
+        D = copy.deepcopy(runs[n].D)
+        fn(D)
+        return D
+
+    def all_errs(D, hb=True):
+        if structure_errors(D):
+            return structure_errors(D)
+        vc = clocks(D)
+        e = thread_errors(D) + edge_errors(D) + span_errors(D) + location_errors(D) + text_output_errors(D)
+        e += race_errors(D, vc)
+        if hb and not D["races"]:
+            e += hb_complete_errors(D, vc)
+        return e
+
+    def set_event(i, k, v):
+        return lambda D: D["events"][i].__setitem__(k, v)
+
+    cases = [
+        ("lostupdate.dl", "an event's location out of range", set_event(1, 2, 99), structure_errors),
+        ("lostupdate.dl", "an unknown event kind", set_event(1, 1, "read"), structure_errors),
+        ("lostupdate.dl", "an edge to no event", lambda D: D["edges"].append([0, 999, "start"]), structure_errors),
+        ("lostupdate.dl", "a thread's created not its fork", lambda D: D["threads"][2].__setitem__("created", 0),
+         thread_errors),
+        ("lostupdate.dl", "a thread's place on another line", lambda D: D["threads"][1].__setitem__("place", "x.dl:1"),
+         thread_errors),
+        ("lostupdate.dl", "a thread's end not its end event", lambda D: D["threads"][1].__setitem__("end", 1),
+         thread_errors),
+        ("lostupdate.dl", "a start edge missing", lambda D: D["edges"].pop(0), edge_errors),
+        ("lostupdate.dl", "a join edge from the wrong thread's end",
+         lambda D: D["edges"].__setitem__(2, [8, 7, "join"]), edge_errors),
+        ("lock.dl", "the lock edge missing", lambda D: D["edges"].remove([8, 9, "lock"]), edge_errors),
+        ("lock.dl", "a lock edge of the wrong kind", lambda D: D["edges"].__setitem__(
+            D["edges"].index([8, 9, "lock"]), [8, 9, "volatile"]), edge_errors),
+        ("lock.dl", "the lock edge missing: accesses unordered", lambda D: D["edges"].remove([8, 9, "lock"]),
+         lambda D: hb_complete_errors(D, clocks(D))),
+        ("lock.dl", "a span closed at the wrong event", lambda D: D["spans"][0].__setitem__(3, 7), span_errors),
+        ("lock.dl", "a span missing", lambda D: D["spans"].pop(), span_errors),
+        ("deadlock.dl", "a span open at the end closed", lambda D: [s.__setitem__(3, len(D["events"]) - 1)
+                                                                    for s in D["spans"] if s[3] == -1], span_errors),
+        ("waitnotify.dl", "the notify edge missing", lambda D: D["edges"].remove([14, 16, "notify"]),
+         lambda D: prog_waitnotify(None, D, marker_lines(os.path.join(PROGS, "waitnotify.dl")))),
+        ("volatile.dl", "the volatile edge missing", lambda D: D["edges"].remove(
+            [e for e in D["edges"] if e[2] == "volatile"][0]), edge_errors),
+        ("interrupt.dl", "the interrupt edge missing", lambda D: D["edges"].remove(
+            [e for e in D["edges"] if e[2] == "interrupt"][0]), edge_errors),
+        ("lostupdate.dl", "a location marked local though shared",
+         lambda D: D["locations"][0].__setitem__("local", True), location_errors),
+        ("lostupdate.dl", "a race linked to two events of one thread", lambda D: D["races"][0].update(prev=1, cur=2),
+         lambda D: race_errors(D, clocks(D))),
+        ("lostupdate.dl", "a race linked to two reads", lambda D: D["races"][0].__setitem__("prev", 1) or
+         D["races"][0].__setitem__("cur", 5), lambda D: race_errors(D, clocks(D))),
+        ("lostupdate.dl", "a race whose accesses the arrows order",
+         lambda D: D["edges"].append([2, 5, "lock"]), lambda D: race_errors(D, clocks(D))),
+        ("lostupdate.dl", "a race on another location than its events'",
+         lambda D: D["races"][0].__setitem__("location", "LostUpdate.other"), lambda D: race_errors(D, clocks(D))),
+        ("lostupdate.dl", "a race report naming another thread",
+         lambda D: D["races"][0].__setitem__("text", D["races"][0]["text"].replace("thread b", "thread c")),
+         lambda D: race_errors(D, clocks(D))),
+        ("output.dl", "drvm's own line drawn as output", lambda D: D["texts"].__setitem__(0, "drvm: found 1 data race"),
+         text_output_errors),
+        ("output.dl", "an output line in another thread's column", set_event(3, 0, 2),
+         lambda D: prog_output(None, D, marker_lines(os.path.join(PROGS, "output.dl")))),
+        ("output.dl", "an output line before the access that precedes it",
+         lambda D: D["events"].__setitem__(2, D["events"][3]) or D["events"].__setitem__(3, runs["output.dl"].D["events"][2]),
+         lambda D: prog_output(None, D, marker_lines(os.path.join(PROGS, "output.dl")))),
+        ("lostupdate.dl", "a column out of program order",
+         lambda D: D["events"].__setitem__(1, D["events"][2]) or D["events"].__setitem__(2, runs["lostupdate.dl"].D["events"][1]),
+         lambda D: prog_lostupdate(None, D, marker_lines(os.path.join(PROGS, "lostupdate.dl")))),
+    ]
+    for n, what, fn, validator in cases:
+        D = mutated(n, fn)
+        try:
+            errs = validator(D)
+        except Exception as ex:  # a crash is a failure found too, but say so
+            errs = ["crashed: %r" % ex]
+        check(bool(errs) and not errs[0].startswith("crashed"), "self-test",
+              "%s: %s is caught (%s)" % (n, what, errs[0] if errs else "not caught"))
+    # the page, the SVG and the text
+    r = runs["lostupdate.dl"]
+    page = r.page.replace('"texts": [', '"texts": ["</script>", ', 1)
+    check(bool(page_json(page)[1]), "self-test", "a '</script' inside the data is caught")
+    check(bool(page_json(r.page.replace('"version": 1,', '"version": 1,,', 1))[1]), "self-test",
+          "invalid JSON is caught")
+    svg = tmpfile("st.svg")
+    r.again(svg)
+    good = open(svg, encoding="utf-8").read()
+    check(not svg_errors(r, good), "self-test", "the SVG passes as drawn")
+    check(bool(svg_errors(r, re.sub(r'<g class="race">.*?</g>', "", good, flags=re.S))), "self-test",
+          "an SVG without its race link is caught")
+    check(bool(svg_errors(r, good.replace("T2 b</text>", "T2 c</text>"))), "self-test",
+          "an SVG with a wrong column header is caught")
+    check(bool(svg_errors(r, good.replace("</svg>", ""))), "self-test", "an SVG that is not well-formed is caught")
+    rc, out, err = r.again("text", env={"COLUMNS": "100"})
+    check(not text_errors(r, out, 100)[0], "self-test", "the text passes as drawn")
+    check(bool(text_errors(r, out.replace("!R1 <-T0", "<-T0"), 100)[0]), "self-test",
+          "a text without one of its !R1 marks is caught")
+    check(bool(text_errors(r, out.replace("T2 b", "T2 c"), 100)[0]), "self-test",
+          "a text with a wrong column header is caught")
+    check(bool(text_errors(r, out, 60)[0]), "self-test", "a text wider than the width is caught")
+    check(bool(text_errors(runs["lock.dl"], runs["lock.dl"].again("text", env={"COLUMNS": "100"})[1].replace(
+        "locks: A=Object#1", "locks: A=Object#2"), 100)[0]), "self-test", "a wrong locks legend is caught")
+
+
 # ------------------------------------------------------------ main
 
 def main():
@@ -1550,6 +1675,8 @@ def main():
     ap.add_argument("--keep", help="write the pictures into DIR and keep them")
     ap.add_argument("--known-bugs", action="store_true", help="fail on the checks of known C-side bugs too")
     ap.add_argument("-v", action="store_true", help="print the commands")
+    ap.add_argument("--self-test", action="store_true",
+                    help="instead: break each kind of expectation on purpose and see its check fail")
     a = ap.parse_args()
     DRVM = os.path.abspath(a.drvm) if os.sep in a.drvm else a.drvm
     if not os.path.exists(DRVM):
@@ -1562,6 +1689,10 @@ def main():
     else:
         TMP = tempfile.mkdtemp(prefix="drvm-timeline-")
     try:
+        if a.self_test:
+            self_test()
+            print("%d passed, %d failed" % (passed, failed))
+            return 1 if failed else 0
         rr_runs = check_programs()
         check_escapes(rr_runs)
         check_formats(rr_runs)
