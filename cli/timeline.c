@@ -114,7 +114,10 @@ DrTimeline *dr_tl_new(int limit) {
 void dr_tl_free(DrTimeline *pub) {
   if (!pub) return;
   Tl *t = tl_of(pub);
-  for (int i = 0; i < pub->nthreads; i++) free(pub->threads[i].name), free(pub->threads[i].place);
+  for (int i = 0; i < pub->nthreads; i++) {
+    DrTlThread *th = &pub->threads[i];
+    free(th->name), free(th->place), free(th->state), free(th->waiting);
+  }
   free(pub->threads);
   for (int i = 0; i < t->nper; i++) free(t->per[i].open);
   free(t->per);
@@ -148,7 +151,7 @@ static void ensure_thread(Tl *t, int id) {
   p->threads = dr_xrealloc(p->threads, sizeof *p->threads * (size_t)n);
   t->per = dr_xrealloc(t->per, sizeof *t->per * (size_t)n);
   for (int i = p->nthreads; i < n; i++) {
-    DrTlThread th = {NULL, -1, -1, NULL, -1};
+    DrTlThread th = {NULL, -1, -1, NULL, -1, NULL, NULL, -1};
     p->threads[i] = th;
     PerThread pt = {NULL, 0, 0, -1, -1, -1};
     t->per[i] = pt;
@@ -386,13 +389,16 @@ static void emit_line(DrTimeline *p, int stream) {
 }
 
 /* Whether a finished line of the error stream is drvm's own: a race
- * report (between its rules of '='), or a "drvm: " message. */
+ * report (between its rules of '='), a "drvm: " message, or the thread
+ * dump after "drvm: deadlock" (the run's last words: the picture shows
+ * each thread's state at the end instead). */
 static bool drvm_says(DrTimeline *p, const char *line) {
   if (!strcmp(line, "==================")) {
     p->in_report = !p->in_report;
     return true;
   }
-  return p->in_report || !strncmp(line, "drvm: ", 6);
+  if (!strncmp(line, "drvm: deadlock", 14)) p->in_dump = true;
+  return p->in_report || p->in_dump || !strncmp(line, "drvm: ", 6);
 }
 
 static void take_output(DrTimeline *p, int stream, const char *text, size_t len) {
@@ -451,7 +457,12 @@ void dr_tl_finish(DrTimeline *tl, DrVM *vm, const char *outcome) {
   for (int i = 0; i < tl->nthreads; i++) {
     DrvmThreadInfo info;
     free(tl->threads[i].name);
-    tl->threads[i].name = dr_strdup(drvm_thread_info(vm, i, &info) ? info.name : "?");
+    bool known = drvm_thread_info(vm, i, &info);
+    tl->threads[i].name = dr_strdup(known ? info.name : "?");
+    free(tl->threads[i].state), free(tl->threads[i].waiting);
+    tl->threads[i].state = dr_strdup(known ? drvm_thread_state_word(info.state) : "?");
+    tl->threads[i].waiting = dr_strdup(known ? info.waiting_for : "");
+    tl->threads[i].owner = known && info.state == DRVM_TS_BLOCKED ? info.lock_owner : -1;
     if (!tl->threads[i].place) tl->threads[i].place = dr_strdup("");
     for (int k = 0; k < t->per[i].nopen; k++) {
       DrTlSpan s = {i, t->per[i].open[k].lock, t->per[i].open[k].from, -1};
@@ -478,6 +489,17 @@ void dr_tl_event_text(const DrTimeline *tl, int i, DrBuf *b) {
   if (e->line >= 0) dr_buf_printf(b, " :%d", e->line);
 }
 
+const char *dr_tl_final_state(const DrTimeline *tl, int thread, char *buf, size_t size) {
+  const DrTlThread *t = &tl->threads[thread];
+  if (!t->state || !strcmp(t->state, "TERMINATED") || t->end >= 0) return NULL;
+  bool on = !strcmp(t->state, "BLOCKED") || !strcmp(t->state, "WAITING");
+  if (t->waiting && *t->waiting && t->owner >= 0)
+    snprintf(buf, size, "%s on %s held by T%d", t->state, t->waiting, t->owner);
+  else if (t->waiting && *t->waiting) snprintf(buf, size, "%s%s%s", t->state, on ? " on " : " ", t->waiting);
+  else snprintf(buf, size, "%s", t->state);
+  return buf;
+}
+
 static void json_names(DrJsonW *w, const char *key, const DrTlNames *t) {
   dr_jw_begin(w, key, '[');
   for (int i = 0; i < t->n; i++) dr_jw_str(w, NULL, t->s[i]);
@@ -495,6 +517,9 @@ static void json_threads(const DrTimeline *tl, DrJsonW *w) {
     dr_jw_int(w, "created", t->created);
     dr_jw_str(w, "place", t->place ? t->place : "");
     dr_jw_int(w, "end", t->end);
+    dr_jw_str(w, "state", t->state ? t->state : "");
+    dr_jw_str(w, "waiting", t->waiting ? t->waiting : "");
+    dr_jw_int(w, "owner", t->owner);
     dr_jw_end(w, '}');
   }
   dr_jw_end(w, ']');

@@ -14,8 +14,13 @@
  *   {"version": 1, "program": "bank.dl", "title": "...", "command": "...",
  *    "outcome": "races",                  // drvm_outcome_word
  *    "threads": [{"id": 0, "name": "main", "parent": -1, "created": -1,
- *                 "place": "", "end": 41}],  // created/end: event indices
- *                                             // (-1: none); place: "bank.dl:12"
+ *                 "place": "", "end": 41, "state": "TERMINATED", "waiting": "",
+ *                 "owner": -1}],
+ *        created/end: event indices (-1: none); place: "bank.dl:12";
+ *        state: the thread's at the end of the picture (a DrvmThreadState
+ *        word); waiting: the monitor a BLOCKED or WAITING thread waits
+ *        for ("Account#1"), the thread a JOINING one waits for ("T2"), else "";
+ *        owner: the thread holding the monitor a BLOCKED one waits for, -1
  *    "locks": ["Account#1", ...],
  *    "locations": [{"name": "Account#1.balance", "local": false}, ...],
  *    "methods": ["Account.deposit", ...],
@@ -93,6 +98,9 @@ typedef struct {
   int created;    /* the parent's fork event, -1 */
   char *place;    /* "bank.dl:12": where it was started */
   int end;        /* its end event, -1 */
+  char *state;    /* at the end of the picture: "TERMINATED", "BLOCKED"... */
+  char *waiting;  /* BLOCKED/WAITING: the monitor ("Account#1"); JOINING: "T2"; else "" */
+  int owner;      /* BLOCKED: the thread holding that monitor, -1 */
 } DrTlThread;
 
 /* A string table: index by name. */
@@ -125,6 +133,7 @@ typedef struct DrTimeline {
   DrBuf line[2];
   int line_thread[2];
   bool in_report;           /* the error stream is in a race report */
+  bool in_dump;             /* the error stream is the deadlock's thread dump (to the end) */
   DrvmWriteFn pass[2];      /* the host's callbacks, or NULL: the FILEs */
   FILE *pass_file[2];
   void *pass_user;
@@ -159,6 +168,10 @@ void dr_tl_set_titles(DrTimeline *tl, const char *program, const char *title, co
 
 /* The model as JSON (the shape above). */
 void dr_tl_json(const DrTimeline *tl, DrBuf *b);
+/* What a thread that did not end was doing at the end: "BLOCKED on
+ * Account#1 held by T2", "WAITING on Object#2", "JOINING T2",
+ * "RUNNABLE"; NULL for a thread that ended. */
+const char *dr_tl_final_state(const DrTimeline *tl, int thread, char *buf, size_t size);
 /* An event as short text: "wr Account#1.balance :14". */
 void dr_tl_event_text(const DrTimeline *tl, int i, DrBuf *b);
 /* The edge kinds' words. */

@@ -37,6 +37,28 @@ static void xml_text(DrBuf *b, const char *s) {
   }
 }
 
+/* Characters of monospace text a column has room for. */
+enum { COL_CHARS = (COL_W - 24) / 7 };
+
+/* Text that fits a column: a long one keeps its first word (the event's
+ * kind) and its end (the field and the line), cut in the middle. */
+static void fit_text(DrBuf *b, const char *s) {
+  size_t n = strlen(s), room = COL_CHARS;
+  if (n <= room) {
+    xml_text(b, s);
+    return;
+  }
+  size_t head = strcspn(s, " ");
+  if (head + 6 > room) head = 0;
+  DrBuf cut = {0};
+  dr_buf_append(&cut, s, head);
+  dr_buf_append_str(&cut, head ? " …" : "…");
+  size_t tail = room - head - (head ? 2 : 1);
+  dr_buf_append_str(&cut, s + n - tail);
+  xml_text(b, cut.data);
+  free(cut.data);
+}
+
 typedef struct {
   const DrTimeline *tl;
   int *row_of;      /* event -> row (a folded event: its fold's row); -1 beyond the rows drawn */
@@ -86,8 +108,11 @@ static void lay_out(Svg *s, DrBuf *b) {
       DrBuf text = {0};
       dr_tl_event_text(tl, i, &text);
       dr_buf_printf(b, "<circle cx=\"%d\" cy=\"%d\" r=\"3\" class=\"dot\"/>", col_x(t) + 6, row_y(s->nrows));
-      dr_buf_printf(b, "<text class=\"%s\" x=\"%d\" y=\"%d\">", out ? "out" : "ev", col_x(t) + 14, row_y(s->nrows) + 4);
+      dr_buf_printf(b, "<text class=\"%s\" x=\"%d\" y=\"%d\"><title>", out ? "out" : "ev", col_x(t) + 14,
+                    row_y(s->nrows) + 4);
       xml_text(b, text.data);
+      dr_buf_append_str(b, "</title>");
+      fit_text(b, text.data);
       dr_buf_append_str(b, "</text>\n");
       free(text.data);
     }
@@ -170,6 +195,28 @@ static void draw_races(const Svg *s, DrBuf *b) {
   }
 }
 
+/* Under each thread that did not end, what it was doing at the end (a
+ * deadlock's cycle, a wait that never returned). */
+static void draw_final_states(const Svg *s, DrBuf *b) {
+  char buf[160];
+  if (!s->tl->outcome || !strcmp(s->tl->outcome, "running")) return;
+  for (int t = 0; t < s->tl->nthreads; t++) {
+    const char *st = dr_tl_final_state(s->tl, t, buf, sizeof buf);
+    if (!st) continue;
+    /* "BLOCKED on Account#2" over "held by T2" */
+    const char *held = strstr(st, " held by ");
+    size_t first = held ? (size_t)(held - st) : strlen(st);
+    char line[160];
+    snprintf(line, sizeof line, "%.*s", (int)first, st);
+    dr_buf_printf(b, "<text class=\"final\" x=\"%d\" y=\"%d\">", col_x(t) + 14, row_y(s->nrows) + 4);
+    fit_text(b, line);
+    dr_buf_append_str(b, "</text>\n");
+    if (held)
+      dr_buf_printf(b, "<text class=\"final\" x=\"%d\" y=\"%d\">%s</text>\n", col_x(t) + 14, row_y(s->nrows + 1) + 4,
+                    held + 1);
+  }
+}
+
 static void draw_legend(const Svg *s, DrBuf *b, int y) {
   const DrTimeline *tl = s->tl;
   int x = GUTTER;
@@ -200,7 +247,7 @@ static void draw_legend(const Svg *s, DrBuf *b, int y) {
 static const char STYLE[] =
     "<style>text{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:12px;fill:#222}"
     ".head{font-size:14px;font-weight:bold}.place{font-size:11px;fill:#666}.fold{fill:#888;font-style:italic}"
-    ".out{fill:#2a7a2a}.life{stroke:#bbb;stroke-width:2}.dot{fill:#666}"
+    ".out{fill:#2a7a2a}.final{font-weight:bold;fill:#8a1c1c}.life{stroke:#bbb;stroke-width:2}.dot{fill:#666}"
     ".race line{stroke:#d62728;stroke-width:2.5}.race circle{fill:none;stroke:#d62728;stroke-width:2}"
     ".race text{fill:#d62728;font-weight:bold}</style>\n";
 
@@ -210,7 +257,7 @@ bool dr_tl_write_svg(const DrTimeline *tl, FILE *out) {
   DrBuf rows = {0}, b = {0};
   lay_out(&s, &rows);
   int width = GUTTER + (tl->nthreads > 0 ? tl->nthreads : 1) * COL_W + 20;
-  int height = HEAD_H + (s.nrows + 1) * ROW_H + 80;
+  int height = HEAD_H + (s.nrows + 2) * ROW_H + 80;
   dr_buf_printf(&b, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\">\n", width,
                 height, width, height);
   dr_buf_append_str(&b, "<title>");
@@ -226,7 +273,8 @@ bool dr_tl_write_svg(const DrTimeline *tl, FILE *out) {
   dr_buf_append(&b, rows.data ? rows.data : "", rows.len);
   draw_edges(&s, &b);
   draw_races(&s, &b);
-  draw_legend(&s, &b, HEAD_H + (s.nrows + 1) * ROW_H + 20);
+  draw_final_states(&s, &b);
+  draw_legend(&s, &b, HEAD_H + (s.nrows + 2) * ROW_H + 20);
   dr_buf_append_str(&b, "</svg>\n");
   fwrite(b.data, 1, b.len, out);
   free(rows.data), free(b.data), free(s.row_of), free(s.marked);

@@ -172,8 +172,30 @@ static void put_header(Text *x, DrBuf *b) {
   dr_buf_append(b, "\n", 1);
 }
 
+/* One row: what each thread that did not end was doing at the end (a
+ * deadlock's cycle, a thread waiting forever). */
+static void put_final_states(Text *x, DrBuf *b) {
+  const DrTimeline *tl = x->tl;
+  bool any = false;
+  char buf[160];
+  for (int t = 0; t < tl->nthreads; t++) any = any || (x->col_of[t] >= 0 && dr_tl_final_state(tl, t, buf, sizeof buf));
+  if (!any || !tl->outcome || !strcmp(tl->outcome, "running")) return;
+  put_cell(b, "end", GUTTER);
+  for (int t = 0; t < tl->nthreads; t++) {
+    if (x->col_of[t] < 0) continue;
+    const char *st = dr_tl_final_state(tl, t, buf, sizeof buf);
+    if (st && x->color) dr_buf_append_str(b, "\033[1m");
+    put_cell(b, st ? st : "", x->colw - 2);
+    if (st && x->color) dr_buf_append_str(b, "\033[0m");
+    dr_buf_append(b, "  ", 2);
+  }
+  while (b->len && b->data[b->len - 1] == ' ') b->len--;
+  dr_buf_append(b, "\n", 1);
+}
+
 static void put_footer(Text *x, DrBuf *b, int hidden) {
   const DrTimeline *tl = x->tl;
+  put_final_states(x, b);
   if (hidden) dr_buf_printf(b, "(%d more threads do not fit: the HTML timeline shows them all)\n", hidden);
   if (tl->truncated) dr_buf_printf(b, "(%lld later events left out)\n", tl->truncated);
   if (tl->locks.n) {
