@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The structure of drvm's timelines: what the pictures must show.
 
-  check.py [--drvm ./drvm] [--keep DIR] [--known-bugs] [-v]
+  check.py [--drvm ./drvm] [--keep DIR] [--known-bugs] [-v] [--self-test]
 
 Draws the small programs of tests/timeline/progs/ (and the papers' figures
 of lang-examples/) with `drvm run --timeline`, under fixed schedulers and
@@ -27,8 +27,10 @@ shape) and checks it against what the program must produce:
 One line per check (ok / FAIL / XFAIL), then a count; exit 1 on a failure.
 XFAIL lines are checks of bugs of the C side that are known and not fixed
 yet (KNOWN_BUGS below): they do not fail the run unless --known-bugs is
-given, and an XPASS line says when such a bug seems fixed (then move the
-check out of KNOWN_BUGS). Standard library only.
+given, and an XPASS line says when such a bug seems fixed (then take it
+out of KNOWN_BUGS). --self-test breaks each kind of expectation on purpose
+(mutated copies of good pages, SVGs and texts) and checks that the check
+guarding it fails. Standard library only; a few seconds.
 """
 import argparse
 import collections
@@ -53,6 +55,10 @@ KNOWN_BUGS = {
     "width": "--timeline text: the footer (race lines 'R1: data race on ...', "
              "'(N more threads do not fit...)', 'locks: ...') is not cut to "
              "the width (COLUMNS), so lines are longer than COLUMNS",
+    "clip": "the SVG's legend (the locks, then the edge kinds) is laid out on one line "
+            "and not wrapped: it runs past the picture's right edge and is cut off when "
+            "the picture is narrow (one or two threads) or the locks' names are long "
+            "(drfinder_fig2.dl: seven locks)",
     "script": "the HTML page escapes only '</' in its JSON: a printed line '<!--<script>' "
               "puts the browser's parser into the script's double-escaped state, the "
               "page's own </script> no longer ends the data element, and the page is blank",
@@ -960,6 +966,12 @@ def exact_rr(name, run):
 
 # ------------------------------------------------------------ SVG and text
 
+def own_text(el):
+    """An SVG element's own text, without its <title> (a tooltip) or
+    other children's."""
+    return (el.text or "") + "".join(c.tail or "" for c in el)
+
+
 def svg_errors(run, svg):
     D = run.D
     errs = []
@@ -970,7 +982,7 @@ def svg_errors(run, svg):
     ns = "{http://www.w3.org/2000/svg}"
     if root.tag != ns + "svg":
         errs.append("root %s" % root.tag)
-    heads = [t.text for t in root.iter(ns + "text") if t.get("class") == "head"]
+    heads = [own_text(t) for t in root.iter(ns + "text") if t.get("class") == "head"]
     want = ["T%d %s" % (t["id"], t["name"]) for t in D["threads"]]
     if heads != want:
         errs.append("column headers %s, expected %s" % (heads, want))
@@ -983,7 +995,7 @@ def svg_errors(run, svg):
         want_t = "".join(c for c in r["text"] if c >= " " or c in "\n\t")
         if title is None or title.text != want_t:
             errs.append("race %d's <title> is not its report" % (k + 1))
-        label = "".join(g.find(ns + "text").itertext()) if g.find(ns + "text") is not None else ""
+        label = own_text(g.find(ns + "text")) if g.find(ns + "text") is not None else ""
         if label != "race R%d: %s" % (k + 1, r["location"]):
             errs.append("race %d's label %r" % (k + 1, label))
         if g.find(ns + "line") is None:
@@ -1001,6 +1013,20 @@ def svg_errors(run, svg):
     if D["truncated"] == 0 and len(holds) != len(D["spans"]):
         errs.append("%d lock spans drawn, %d in the data" % (len(holds), len(D["spans"])))
     return errs
+
+
+def svg_overflow(svg):
+    """Texts that run past the SVG's right edge (12 px monospace: about
+    7.2 px a character; the legend is 11 px, about 6.6)."""
+    root = ET.fromstring(svg)
+    width = float(root.get("width"))
+    over = []
+    for t in root.iter("{http://www.w3.org/2000/svg}text"):
+        text = own_text(t)
+        per = 6.6 if t.get("class") == "place" else 7.2
+        if t.get("x") and float(t.get("x")) + per * len(text) > width + 1:
+            over.append("%r at x=%s (width %d)" % (text[:50], t.get("x"), width))
+    return over
 
 
 def tl_lines(out):
@@ -1131,10 +1157,13 @@ def check_formats(rr_runs):
         check(ok and rc == run.rc, "svg " + name, "drawn, same exit status %d" % run.rc, "exit %d, %s" % (rc, err[-200:]))
         if ok:
             with open(svg, encoding="utf-8") as f:
-                check_errs(svg_errors(run, f.read()), "svg " + name,
-                           "well-formed, a header per thread, a red link per race with its report as <title>, "
-                           "an arrow per edge, a shaded span per lock span")
-        for width in (80, 120) if name != "many.dl" else (80, 200):
+                text = f.read()
+            errs = svg_errors(run, text)
+            check_errs(errs, "svg " + name, "well-formed, a header per thread, a red link per race with its report "
+                       "as <title>, an arrow per edge, a shaded span per lock span")
+            if not errs:
+                check_errs(svg_overflow(text), "svg " + name, "no text runs past the picture's right edge", bug="clip")
+        for width in (80, 120) if name != "many.dl" else (40, 80, 200):
             rc, out, err = run.again("text", env={"COLUMNS": str(width)})
             errs, wide = text_errors(run, out, width)
             check_errs(errs, "text %s COLUMNS=%d" % (name, width),
@@ -1167,7 +1196,7 @@ def check_escapes(rr_runs):
     run.again(svg)
     try:
         root = ET.parse(svg).getroot()
-        outs = [t.text for t in root.iter("{http://www.w3.org/2000/svg}text") if t.get("class") == "out"]
+        outs = [own_text(t) for t in root.iter("{http://www.w3.org/2000/svg}text") if t.get("class") == "out"]
         ok = outs == ["> </script>", "> <!--<script>", "> after -->"]
     except (ET.ParseError, OSError):
         ok, outs = False, None
@@ -1313,7 +1342,7 @@ def check_hunt():
         text = open(f, encoding="utf-8").read() if ok else ""
         try:
             root = ET.fromstring(text)
-            labels = ["".join(g.find("{http://www.w3.org/2000/svg}text").itertext()) for g in
+            labels = [own_text(g.find("{http://www.w3.org/2000/svg}text")) for g in
                       root.iter("{http://www.w3.org/2000/svg}g") if g.get("class") == "race"]
         except ET.ParseError:
             labels = None
@@ -1389,6 +1418,10 @@ def check_figures():
         check(acc_x == [10, 73] and acc_y == [23, 51] and ordered(D, vc, 10, 73) and ordered(D, vc, 23, 51), name,
               "native seed 1: paths of arrows lead from m1 (wr x) to m4 (rd x) and from m2 (wr y) to m3 (rd y): "
               "no race", "x %s y %s" % (acc_x, acc_y))
+        svg = tmpfile("fig2-native.svg")
+        run.again(svg)
+        check_errs(svg_overflow(open(svg, encoding="utf-8").read()) if os.path.exists(svg) else ["no SVG"], name,
+                   "native seed 1 as SVG: no text runs past the picture's right edge (the locks' legend)", bug="clip")
     # DrFinder: Phase I, then the reversed run shows both
     mtr = tmpfile("fig2.mtr")
     rc, out, err = drvm(["run", "--sched", "drfinder", "--detector", "none", "--seed", "1", "--mtr-out", mtr, fig2])
@@ -1415,7 +1448,7 @@ def check_figures():
     labels = []
     for f in names:
         try:
-            labels.append(sorted("".join(g.find("{http://www.w3.org/2000/svg}text").itertext()) for g in
+            labels.append(sorted(own_text(g.find("{http://www.w3.org/2000/svg}text")) for g in
                                  ET.parse(f).getroot().iter("{http://www.w3.org/2000/svg}g") if g.get("class") == "race"))
         except (ET.ParseError, OSError):
             labels.append(None)
@@ -1447,6 +1480,10 @@ def check_figures():
               "and no race", str(errs))
         check(len(lock_arrows(D, "Object#1", t2, t1)) == 1, name,
               "random seed 2: the lock arrow thread2 -> thread1 on L that orders z = 1 before if (z == 1)")
+        svg = tmpfile("rf1-error.svg")
+        run.again(svg)
+        check_errs(svg_overflow(open(svg, encoding="utf-8").read()) if os.path.exists(svg) else ["no SVG"], name,
+                   "random seed 2 as SVG: no text runs past the picture's right edge (ERROR1's message)", bug="clip")
     run = figure(fig1, ["--seed", "1", "--detector", "hybrid"], ["RaceFuzzerFig1.z", "RaceFuzzerFig1.x"], acc,
                  "rf1-hybrid", hb_races=False)
     D = run.D
