@@ -112,6 +112,7 @@ test: drvm $(UNIT_BINS) $(API_BINS) $(FFI_TEST_LIB)
 	@python3 tests/challenge/check.py ./drvm
 	@python3 tests/repl/run.py --drvm ./drvm
 	@python3 tests/repl/tty_test.py --drvm ./drvm
+	@python3 tests/timeline/check.py --drvm ./drvm
 	@python3 tests/timeline/browser.py --drvm ./drvm --shots $(BUILD)/timeline-shots
 
 asan: $(FFI_TEST_LIB)
@@ -130,6 +131,7 @@ asan: $(FFI_TEST_LIB)
 	ASAN_OPTIONS=detect_leaks=1 python3 tests/challenge/check.py ./drvm-asan
 	ASAN_OPTIONS=detect_leaks=1 python3 tests/repl/run.py --drvm ./drvm-asan
 	ASAN_OPTIONS=detect_leaks=1 python3 tests/repl/tty_test.py --drvm ./drvm-asan
+	ASAN_OPTIONS=detect_leaks=1 python3 tests/timeline/check.py --drvm ./drvm-asan
 	$(MAKE) tsan
 
 # ThreadSanitizer over the one place drvm uses a second thread: the REPL's

@@ -80,7 +80,7 @@ static int run_program(const DrRun *r, DrVM *vm, bool *restart) {
     char err[600];
     if (!dr_tl_write(r->tl, dr_ro_get(o, DR_RO_TIMELINE), err, sizeof err)) {
       fprintf(stderr, "drvm: %s\n", err);
-      if (status == 0) status = DRVM_EXIT_USAGE;
+      status = DRVM_EXIT_USAGE; /* the picture asked for is missing: that comes first */
     }
   }
   if (res.outcome == DRVM_OUTCOME_RACES) status = r->race_exit;

@@ -9,7 +9,9 @@ extern const char dr_timeline_page[];
 
 static const char MARKER[] = "/*DRVM_DATA*/";
 
-/* The JSON inside a <script> element: "</" would end it early. */
+/* The JSON inside a <script> element: every '<' as \u003c (JSON's own
+ * escape), so that no "</script" and no "<!--" in a printed line can end
+ * or change the element. */
 static void put_escaped(const DrBuf *json, FILE *out) {
   const char *s = json->data, *end = json->data + json->len;
   while (s < end) {
@@ -19,8 +21,8 @@ static void put_escaped(const DrBuf *json, FILE *out) {
       break;
     }
     fwrite(s, 1, (size_t)(lt - s), out);
-    fputs(lt + 1 < end && lt[1] == '/' ? "<\\/" : "<", out);
-    s = lt + (lt + 1 < end && lt[1] == '/' ? 2 : 1);
+    fputs("\\u003c", out);
+    s = lt + 1;
   }
 }
 

@@ -217,31 +217,49 @@ static void draw_final_states(const Svg *s, DrBuf *b) {
   }
 }
 
-static void draw_legend(const Svg *s, DrBuf *b, int y) {
+/* Where the next legend item of w pixels goes: on this line if it fits
+ * the picture's width, else at the start of the next. */
+static void legend_place(int *x, int *y, int w, int width) {
+  if (*x > GUTTER && *x + w > width - 10) {
+    *x = GUTTER;
+    *y += 20;
+  }
+}
+
+/* The lock colours, the edge kinds and the race, wrapped to width; the
+ * y under the legend. */
+static int draw_legend(const Svg *s, DrBuf *b, int y, int width) {
   const DrTimeline *tl = s->tl;
   int x = GUTTER;
   for (int i = 0; i < tl->locks.n && i < 12; i++) {
+    int w = 30 + 7 * (int)strlen(tl->locks.s[i]);
+    legend_place(&x, &y, w, width);
     dr_buf_printf(b, "<rect x=\"%d\" y=\"%d\" width=\"12\" height=\"12\" fill=\"%s\" fill-opacity=\"0.5\"/>", x, y - 10,
                   LOCK_COLORS[i % NLOCK_COLORS]);
     dr_buf_printf(b, "<text class=\"place\" x=\"%d\" y=\"%d\">", x + 16, y);
     xml_text(b, tl->locks.s[i]);
     dr_buf_append_str(b, "</text>\n");
-    x += 30 + 7 * (int)strlen(tl->locks.s[i]);
+    x += w;
   }
-  y += 20;
+  if (tl->locks.n) y += 20;
   x = GUTTER;
-  for (int k = 0; k < DR_TL__EDGE_COUNT; k++) {
-    dr_buf_printf(b, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\" stroke-width=\"1.4\"/>", x, y - 4, x + 20,
-                  y - 4, edge_color((DrTlEdgeKind)k));
-    dr_buf_printf(b, "<text class=\"place\" x=\"%d\" y=\"%d\">%s</text>", x + 24, y, dr_tl_edge_word((DrTlEdgeKind)k));
-    x += 40 + 7 * (int)strlen(dr_tl_edge_word((DrTlEdgeKind)k));
+  for (int k = 0; k <= DR_TL__EDGE_COUNT; k++) {
+    bool race = k == DR_TL__EDGE_COUNT;
+    const char *word = race ? "data race" : dr_tl_edge_word((DrTlEdgeKind)k);
+    int w = 40 + 7 * (int)strlen(word);
+    legend_place(&x, &y, w, width);
+    dr_buf_printf(b, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\" stroke-width=\"%s\"/>", x, y - 4, x + 20,
+                  y - 4, race ? "#d62728" : edge_color((DrTlEdgeKind)k), race ? "2.5" : "1.4");
+    dr_buf_printf(b, "<text class=\"place\" x=\"%d\" y=\"%d\">%s</text>", x + 24, y, word);
+    x += w;
   }
-  dr_buf_printf(b, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#d62728\" stroke-width=\"2.5\"/>", x, y - 4,
-                x + 20, y - 4);
-  dr_buf_printf(b, "<text class=\"place\" x=\"%d\" y=\"%d\">data race</text>\n", x + 24, y);
-  if (s->cut_at < tl->nev || tl->truncated)
+  dr_buf_append(b, "\n", 1);
+  if (s->cut_at < tl->nev || tl->truncated) {
+    y += 20;
     dr_buf_printf(b, "<text class=\"place\" x=\"%d\" y=\"%d\">%lld later events are not drawn (the HTML timeline shows %d)</text>\n",
-                  GUTTER, y + 20, (long long)(tl->nev - s->cut_at) + tl->truncated, tl->nev);
+                  GUTTER, y, (long long)(tl->nev - s->cut_at) + tl->truncated, tl->nev);
+  }
+  return y + 20;
 }
 
 static const char STYLE[] =
@@ -254,10 +272,18 @@ static const char STYLE[] =
 bool dr_tl_write_svg(const DrTimeline *tl, FILE *out) {
   Svg s = {0};
   s.tl = tl;
-  DrBuf rows = {0}, b = {0};
+  DrBuf rows = {0}, body = {0}, b = {0};
   lay_out(&s, &rows);
+  /* wide enough for the legend's first line and the note under it */
   int width = GUTTER + (tl->nthreads > 0 ? tl->nthreads : 1) * COL_W + 20;
-  int height = HEAD_H + (s.nrows + 2) * ROW_H + 80;
+  if (width < 640) width = 640;
+  draw_spans(&s, &body);
+  draw_threads(&s, &body);
+  dr_buf_append(&body, rows.data ? rows.data : "", rows.len);
+  draw_edges(&s, &body);
+  draw_races(&s, &body);
+  draw_final_states(&s, &body);
+  int height = draw_legend(&s, &body, HEAD_H + (s.nrows + 2) * ROW_H + 20, width);
   dr_buf_printf(&b, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\">\n", width,
                 height, width, height);
   dr_buf_append_str(&b, "<title>");
@@ -268,15 +294,9 @@ bool dr_tl_write_svg(const DrTimeline *tl, FILE *out) {
                         "markerHeight=\"7\" orient=\"auto-start-reverse\"><path d=\"M0,0 L10,5 L0,10 z\" "
                         "fill=\"#555\"/></marker></defs>\n");
   dr_buf_printf(&b, "<rect width=\"%d\" height=\"%d\" fill=\"#fff\"/>\n", width, height);
-  draw_spans(&s, &b);
-  draw_threads(&s, &b);
-  dr_buf_append(&b, rows.data ? rows.data : "", rows.len);
-  draw_edges(&s, &b);
-  draw_races(&s, &b);
-  draw_final_states(&s, &b);
-  draw_legend(&s, &b, HEAD_H + (s.nrows + 2) * ROW_H + 20);
+  dr_buf_append(&b, body.data ? body.data : "", body.len);
   dr_buf_append_str(&b, "</svg>\n");
   fwrite(b.data, 1, b.len, out);
-  free(rows.data), free(b.data), free(s.row_of), free(s.marked);
+  free(rows.data), free(body.data), free(b.data), free(s.row_of), free(s.marked);
   return !ferror(out);
 }

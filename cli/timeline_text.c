@@ -53,6 +53,7 @@ typedef struct {
   char **in_edge, **out_edge; /* per event: "<-T1", "->T2" (NULL: none) */
   char **race_mark;     /* per event: "!R1" */
   bool color;
+  int width;            /* of the terminal: no line is longer */
 } Text;
 
 static bool is_local_access(const DrTimeline *tl, const DrTlEvent *e) {
@@ -193,27 +194,64 @@ static void put_final_states(Text *x, DrBuf *b) {
   dr_buf_append(b, "\n", 1);
 }
 
+/* A line of the footer, cut to the width. */
+static void put_line(Text *x, DrBuf *b, const char *text, bool red) {
+  DrBuf cell = {0};
+  put_cell(&cell, text, x->width);
+  while (cell.len && cell.data[cell.len - 1] == ' ') cell.len--;
+  if (red && x->color) dr_buf_append_str(b, "\033[1;31m");
+  dr_buf_append(b, cell.data ? cell.data : "", cell.len);
+  if (red && x->color) dr_buf_append_str(b, "\033[0m");
+  dr_buf_append(b, "\n", 1);
+  free(cell.data);
+}
+
+/* "locks: A=Account#1 B=Account#2", wrapped to the width. */
+static void put_locks(Text *x, DrBuf *b) {
+  const DrTimeline *tl = x->tl;
+  DrBuf line = {0};
+  dr_buf_append_str(&line, "locks:");
+  for (int i = 0; i < tl->locks.n; i++) {
+    char item[300];
+    snprintf(item, sizeof item, " %c=%s", lock_letter(i), tl->locks.s[i]);
+    if (text_cols(line.data, line.len) + text_cols(item, strlen(item)) > x->width && line.len > 7) {
+      put_line(x, b, line.data, false);
+      line.len = 0;
+      dr_buf_append_str(&line, "      ");
+    }
+    dr_buf_append_str(&line, item);
+  }
+  put_line(x, b, line.data, false);
+  free(line.data);
+}
+
 static void put_footer(Text *x, DrBuf *b, int hidden) {
   const DrTimeline *tl = x->tl;
+  char buf[400];
   put_final_states(x, b);
-  if (hidden) dr_buf_printf(b, "(%d more threads do not fit: the HTML timeline shows them all)\n", hidden);
-  if (tl->truncated) dr_buf_printf(b, "(%lld later events left out)\n", tl->truncated);
-  if (tl->locks.n) {
-    dr_buf_append_str(b, "locks:");
-    for (int i = 0; i < tl->locks.n; i++) dr_buf_printf(b, " %c=%s", lock_letter(i), tl->locks.s[i]);
-    dr_buf_append(b, "\n", 1);
+  if (hidden) {
+    snprintf(buf, sizeof buf, "(%d more threads do not fit: the HTML timeline shows them all)", hidden);
+    put_line(x, b, buf, false);
   }
+  if (tl->truncated) {
+    snprintf(buf, sizeof buf, "(%lld later events left out)", tl->truncated);
+    put_line(x, b, buf, false);
+  }
+  if (tl->locks.n) put_locks(x, b);
   for (int i = 0; i < tl->nraces; i++) {
     const DrTlRace *r = &tl->races[i];
-    if (x->color) dr_buf_append_str(b, "\033[1;31m");
-    dr_buf_printf(b, "R%d: data race on %s", i + 1, r->location);
+    DrBuf line = {0};
+    dr_buf_printf(&line, "R%d: data race on %s", i + 1, r->location);
     if (r->prev >= 0 && r->cur >= 0)
-      dr_buf_printf(b, ": events %d (T%d) and %d (T%d), no happens-before between them", r->prev, tl->ev[r->prev].thread,
-                    r->cur, tl->ev[r->cur].thread);
-    if (x->color) dr_buf_append_str(b, "\033[0m");
-    dr_buf_append(b, "\n", 1);
+      dr_buf_printf(&line, ": events %d (T%d) and %d (T%d), no happens-before between them", r->prev,
+                    tl->ev[r->prev].thread, r->cur, tl->ev[r->cur].thread);
+    put_line(x, b, line.data, true);
+    free(line.data);
   }
-  if (tl->outcome && *tl->outcome) dr_buf_printf(b, "outcome: %s\n", tl->outcome);
+  if (tl->outcome && *tl->outcome) {
+    snprintf(buf, sizeof buf, "outcome: %s", tl->outcome);
+    put_line(x, b, buf, false);
+  }
 }
 
 static void text_free(Text *x) {
@@ -240,6 +278,7 @@ void dr_tl_write_text(const DrTimeline *tl, FILE *out, int width, bool color) {
   Text x = {0};
   x.tl = tl;
   x.color = color;
+  x.width = width > GUTTER + MIN_COL ? width : GUTTER + MIN_COL;
   int hidden = layout(&x, width);
   int nt = tl->nthreads + 1;
   x.held = dr_xcalloc((size_t)nt, sizeof(int));

@@ -51,18 +51,7 @@ EXAMPLES = "lang-examples"
 
 # Bugs of the C side that some checks show; their checks are XFAIL until
 # fixed (run with --known-bugs to make them fail).
-KNOWN_BUGS = {
-    "width": "--timeline text: the footer (race lines 'R1: data race on ...', "
-             "'(N more threads do not fit...)', 'locks: ...') is not cut to "
-             "the width (COLUMNS), so lines are longer than COLUMNS",
-    "clip": "the SVG's legend (the locks, then the edge kinds) is laid out on one line "
-            "and not wrapped: it runs past the picture's right edge and is cut off when "
-            "the picture is narrow (one or two threads) or the locks' names are long "
-            "(drfinder_fig2.dl: seven locks)",
-    "script": "the HTML page escapes only '</' in its JSON: a printed line '<!--<script>' "
-              "puts the browser's parser into the script's double-escaped state, the "
-              "page's own </script> no longer ends the data element, and the page is blank",
-}
+KNOWN_BUGS = {}
 
 ACCESS = {"rd", "wr", "vrd", "vwr"}
 LOCK_EVENTS = {"acq", "rel", "wait", "wake", "notify", "nall"}
@@ -1162,15 +1151,14 @@ def check_formats(rr_runs):
             check_errs(errs, "svg " + name, "well-formed, a header per thread, a red link per race with its report "
                        "as <title>, an arrow per edge, a shaded span per lock span")
             if not errs:
-                check_errs(svg_overflow(text), "svg " + name, "no text runs past the picture's right edge", bug="clip")
+                check_errs(svg_overflow(text), "svg " + name, "no text runs past the picture's right edge")
         for width in (80, 120) if name != "many.dl" else (40, 80, 200):
             rc, out, err = run.again("text", env={"COLUMNS": str(width)})
             errs, wide = text_errors(run, out, width)
             check_errs(errs, "text %s COLUMNS=%d" % (name, width),
                        "headers of the threads that fit, !R marks on both accesses, races and locks listed, "
                        "rows within %d columns" % width)
-            check_errs(wide, "text %s COLUMNS=%d" % (name, width), "the footer within %d columns too" % width,
-                       bug="width")
+            check_errs(wide, "text %s COLUMNS=%d" % (name, width), "the footer within %d columns too" % width)
     # the program's own output comes first, then the columns
     run = rr_runs["output.dl"]
     rc, out, err = run.again("text", env={"COLUMNS": "100"})
@@ -1191,7 +1179,7 @@ def check_escapes(rr_runs):
     check(run.D is not None and run.D["texts"] == ["</script>", "<!--<script>", "after -->"], "html escape.dl",
           "the lines come back intact")
     check_errs(comment_errors(getattr(run, "page", "")), "html escape.dl",
-               "no '<!--' in the data (a browser would not end the element after '<!--<script>')", bug="script")
+               "no '<!--' in the data (a browser would not end the element after '<!--<script>')")
     svg = tmpfile("escape.svg")
     run.again(svg)
     try:
@@ -1421,7 +1409,7 @@ def check_figures():
         svg = tmpfile("fig2-native.svg")
         run.again(svg)
         check_errs(svg_overflow(open(svg, encoding="utf-8").read()) if os.path.exists(svg) else ["no SVG"], name,
-                   "native seed 1 as SVG: no text runs past the picture's right edge (the locks' legend)", bug="clip")
+                   "native seed 1 as SVG: no text runs past the picture's right edge (the locks' legend)")
     # DrFinder: Phase I, then the reversed run shows both
     mtr = tmpfile("fig2.mtr")
     rc, out, err = drvm(["run", "--sched", "drfinder", "--detector", "none", "--seed", "1", "--mtr-out", mtr, fig2])
@@ -1483,7 +1471,7 @@ def check_figures():
         svg = tmpfile("rf1-error.svg")
         run.again(svg)
         check_errs(svg_overflow(open(svg, encoding="utf-8").read()) if os.path.exists(svg) else ["no SVG"], name,
-                   "random seed 2 as SVG: no text runs past the picture's right edge (ERROR1's message)", bug="clip")
+                   "random seed 2 as SVG: no text runs past the picture's right edge (ERROR1's message)")
     run = figure(fig1, ["--seed", "1", "--detector", "hybrid"], ["RaceFuzzerFig1.z", "RaceFuzzerFig1.x"], acc,
                  "rf1-hybrid", hb_races=False)
     D = run.D
