@@ -60,6 +60,7 @@ struct DrExplorer {
   XEv pending;              /* the step under way, completed at the next decision */
   bool have_pending;
   uint64_t prints_seen;
+  uint64_t inits_seen;     /* vm->inits when the step under way began */
   uint64_t timeouts_seen;
   /* objects by who made them: the thread and its allocation count */
   const DrObj **okey;
@@ -166,10 +167,13 @@ static uint64_t access_key(const DrExplorer *x, const DrEvent *e) {
   return mix(o, (uint32_t)e->field + 1);
 }
 
+/* A class's init state, as a location. */
+static uint64_t init_key(const DrClass *c) { return mix(0x1417, (uint64_t)(uint32_t)c->id); }
+
 /* What thread t's pending step is, for dependence. */
 static XEv step_of(DrExplorer *x, DrVM *vm, DrThread *t, DrEvent *e) {
   dr_sched_pending(vm, t, e);
-  XEv ev = {t->id, (uint8_t)e->kind, XOP_LOCAL, false, false, 0, e->other ? e->other->id : -1};
+  XEv ev = {t->id, (uint8_t)e->kind, XOP_LOCAL, false, false, 0, e->other ? e->other->id : -1, XOP_LOCAL, 0};
   /* a thread not started yet gets the next id when it is */
   if (e->kind == DR_EV_FORK && !e->other) ev.other = vm->nall_threads;
   switch (e->kind) {
@@ -178,8 +182,13 @@ static XEv step_of(DrExplorer *x, DrVM *vm, DrThread *t, DrEvent *e) {
   case DR_EV_WRITE:
   case DR_EV_VWRITE:
     if (!e->obj && !e->is_static) break; /* a NullPointerException: nothing shared */
+    /* a class's initializer on its own statics: no other thread can touch
+     * them before it ends (they wait for it), so they are ordered by the
+     * initialization itself (init_op), whose start is the race */
+    if (e->is_static && e->cls && e->cls->init_state == DR_INIT_RUNNING && e->cls->init_thread == t) break;
     ev.op = e->kind == DR_EV_READ || e->kind == DR_EV_VREAD ? XOP_READ : XOP_WRITE;
     ev.loc = access_key(x, e);
+    if (e->is_static && e->cls) ev.init_op = XOP_READ, ev.init_loc = init_key(e->cls);
     break;
   case DR_EV_ACQUIRE:
   case DR_EV_WAKE:
@@ -211,6 +220,12 @@ static void step_done(DrExplorer *x, DrVM *vm) {
   if (!x->have_pending) return;
   x->pending.prints = vm->prints != x->prints_seen;
   x->prints_seen = vm->prints;
+  if (vm->inits != x->inits_seen && vm->init_last) {
+    /* it started a class's initialization: whoever does decides */
+    x->pending.init_op = XOP_WRITE;
+    x->pending.init_loc = init_key(vm->init_last);
+  }
+  x->inits_seen = vm->inits;
   int d = dr_xexec_add(&x->x, &x->pending);
   x->have_pending = false;
   /* the branch's node in the wakeup tree describes the step as it ran
@@ -283,10 +298,13 @@ static bool may_wake(const DrExplorer *x, DrVM *vm, int tid) {
  * and once without. */
 static bool futile(DrVM *vm, DrThread *t) {
   DrEventKind k = dr_sched_pending_kind(vm, t);
-  if (k != DR_EV_ACQUIRE && k != DR_EV_JOIN) return false;
+  bool access = k == DR_EV_READ || k == DR_EV_WRITE || k == DR_EV_VREAD || k == DR_EV_VWRITE;
+  if (k != DR_EV_ACQUIRE && k != DR_EV_JOIN && !access) return false;
   DrEvent e;
   dr_sched_pending(vm, t, &e);
   if (k == DR_EV_JOIN) return e.other && e.other->state != DR_TS_ENDED;
+  /* a static of a class another thread is initializing: it would wait */
+  if (access) return e.is_static && e.cls && e.cls->init_state == DR_INIT_RUNNING && e.cls->init_thread != t;
   const DrMonitor *m = e.obj ? e.obj->monitor : NULL;
   return m && m->owner && m->owner != t;
 }
@@ -428,6 +446,7 @@ static int plan_point(DrExplorer *x, DrVM *vm) {
   if (x->decisions == 0) {
     x->prints_seen = vm->prints;
     x->timeouts_seen = vm->timeouts;
+    x->inits_seen = vm->inits;
   }
   step_done(x, vm);
   int forced = x->decisions < (uint64_t)x->nforced ? (int)prefix_next(x, 'P', -1) : -1; /* consumed in every execution */
@@ -438,6 +457,7 @@ static int plan_point(DrExplorer *x, DrVM *vm) {
      * no memory */
     x->prints_seen = vm->prints;
     x->timeouts_seen = vm->timeouts;
+    x->inits_seen = vm->inits;
     x->alone = true;
     return x->plan_tid = vm->threads[0]->id;
   }

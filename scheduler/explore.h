@@ -41,6 +41,12 @@ typedef struct {
   bool fence;     /* the virtual clock advanced before it: it follows everything */
   uint64_t loc;
   int other;      /* FORK, JOIN, INTERRUPT: the other thread; else -1 */
+  /* A class's initialization: the step in which a thread starts it
+   * writes the class's init state, a static access reads it.  Which
+   * thread initializes a class first decides what the others see (JLS
+   * 12.4.2), and it happens in a step's local work. */
+  uint8_t init_op;  /* XOP_LOCAL (none), XOP_READ or XOP_WRITE */
+  uint64_t init_loc;
 } XEv;
 
 /* Two steps of different threads are dependent (their order matters). */

@@ -21,6 +21,8 @@ bool dr_xev_dependent(const XEv *a, const XEv *b) {
    * isInterrupted read the status) */
   if ((a->kind == DR_EV_INTERRUPT && b->tid == a->other) || (b->kind == DR_EV_INTERRUPT && a->tid == b->other))
     return true;
+  if (a->init_op && b->init_op && a->init_loc == b->init_loc && (a->init_op == XOP_WRITE || b->init_op == XOP_WRITE))
+    return true;
   if (a->loc != b->loc) return false;
   if (is_access(a->op) && is_access(b->op)) return a->op == XOP_WRITE || b->op == XOP_WRITE;
   if (a->op == XOP_TAKE && b->op == XOP_TAKE) return true;
@@ -159,6 +161,13 @@ static void add_race(XExec *x, int i, int j) {
   x->races[x->nraces++] = j;
 }
 
+/* A class's initialization starts once per execution, before every
+ * static access of the class: a read of its init state follows the
+ * write, and no read comes before it (no list of reads needed). */
+static void init_preds(XExec *x, const XEv *e, Pred **p, int *n, int *cap) {
+  pred(p, n, cap, loc_get(x, e->init_loc)->last_write, P_RACY);
+}
+
 /* The direct predecessors of step j: its enablers, and the earlier
  * conflicting steps of other threads on what it touches. */
 static int collect_preds(XExec *x, int j, Pred **p, int *cap) {
@@ -174,6 +183,7 @@ static int collect_preds(XExec *x, int j, Pred **p, int *cap) {
   if (e->kind == DR_EV_JOIN && e->other >= 0 && e->other < x->nthreads_cap) pred(p, &n, cap, x->last[e->other], P_ENABLE);
   if (e->prints) pred(p, &n, cap, x->last_print, P_RACY);
   if (e->kind == DR_EV_FORK) pred(p, &n, cap, x->last_fork, P_RACY);
+  if (e->init_op) init_preds(x, e, p, &n, cap);
   if (e->op == XOP_LOCAL || e->op == XOP_NOTIFY) return n;
   XLoc *l = loc_get(x, e->loc);
   switch (e->op) {
@@ -197,6 +207,7 @@ static void update_loc(XExec *x, int j) {
   if (e->kind == DR_EV_FORK) x->last_fork = j;
   if (e->kind == DR_EV_FORK && e->other >= 0) x->enabler[e->other] = j; /* the child's first step follows */
   if (e->kind == DR_EV_INTERRUPT && e->other >= 0) x->intr_last[e->other] = j;
+  if (e->init_op == XOP_WRITE) loc_get(x, e->init_loc)->last_write = j;
   if (e->op == XOP_LOCAL || e->op == XOP_NOTIFY) return;
   XLoc *l = loc_get(x, e->loc);
   switch (e->op) {

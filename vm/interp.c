@@ -92,6 +92,10 @@ static int class_init(DrVM *vm, DrThread *th, DrClass *cls) {
     memset(f->regs, 0, sizeof(DrValue) * (size_t)m->nregs);
     pushed = 1;
   }
+  if (pushed && !(cls->flags & DR_CLS_BUILTIN)) {
+    vm->inits++;
+    vm->init_last = cls;
+  }
   return pushed;
 }
 

@@ -193,6 +193,8 @@ typedef struct DrVM {
   uint64_t seed_calls;     /* randomSeed calls so far */
   uint64_t prints;         /* writes to stdout or stderr so far: a scheduler sees which step printed */
   uint64_t timeouts;       /* timed sleeps, waits and joins that ran out: a scheduler sees the clock wake a thread */
+  uint64_t inits;          /* program classes whose initialization started: a scheduler sees which step */
+  const struct DrClass *init_last; /* ... started it, and the class */
   char run_end;
   /* ---- end of the run's scalars ---- */
 

@@ -50,8 +50,13 @@ TIMEOUT = 120
 # --por none explores every interleaving: these programs have hundreds of
 # thousands (several seconds each); their none runs are bounded by
 # NONE_SAMPLE executions and only checked for inclusion.
-NONE_TOO_BIG = {"buffer_if.dl", "buffer_while.dl", "philosophers3.dl"}
+NONE_TOO_BIG = {"buffer_if.dl", "buffer_while.dl", "philosophers3.dl", "classinit.dl"}
 NONE_SAMPLE = 20000
+# Programs where a thread may start a step that then waits for another
+# thread's class initializer: --por none runs such a wait as a step of its
+# own (a fingerprint optimal DPOR, which never schedules the futile wait,
+# does not have); outcomes and races must still agree.
+FP_VARIES = {"classinit.dl"}
 
 # The benchmarks at small N (their published counts come from the files).
 BENCH = [("lastzero", [2, 4, 5, 6, 8]), ("readers", [2, 4, 8]), ("indexer", [11, 12, 13]),
@@ -275,8 +280,9 @@ def cross_check(opt, por, sample=None, extra=()):
     if sample and not y["complete"]:
         check(y.name + " [stopped by --max-executions]", y["stopped_by"] == "--max-executions" and
               y["executions"] == sample, "%s after %d" % (y["stopped_by"], y["executions"]))
-        check(y.name + " [fingerprints among optimal's]", got_fp <= want_fp,
-              "%d of %d not optimal's" % (len(got_fp - want_fp), len(got_fp)))
+        if os.path.basename(opt.prog) not in FP_VARIES:
+            check(y.name + " [fingerprints among optimal's]", got_fp <= want_fp,
+                  "%d of %d not optimal's" % (len(got_fp - want_fp), len(got_fp)))
         check(y.name + " [outcomes among optimal's]", y.outcome_set() <= opt.outcome_set(),
               str(sorted(y.outcome_set() - opt.outcome_set())))
         check(y.name + " [races among optimal's]", y.race_set() <= opt.race_set(),
