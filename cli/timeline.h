@@ -137,9 +137,7 @@ typedef struct DrTimeline {
   DrvmWriteFn pass[2];      /* the host's callbacks, or NULL: the FILEs */
   FILE *pass_file[2];
   void *pass_user;
-  DrVM *vm;
-  /* while listening: per thread, per lock, per volatile */
-  int *open_span;           /* [thread * locks] not kept: see timeline.c */
+  DrVM *vm;                 /* while listening: who prints (drvm_current_thread) */
   char *program, *title, *command, *outcome;
 } DrTimeline;
 
