@@ -11,7 +11,8 @@
 
 /* DrFinder's names for the techniques, for the table. */
 static const char *const tech_names[][2] = {{"native", "FT"},  {"contest", "CT"}, {"pct", "PCT"},
-                                            {"drfinder", "DR"}, {"random", "RND"}, {"rr", "RR"}};
+                                            {"drfinder", "DR"}, {"random", "RND"}, {"rr", "RR"},
+                                            {"native-random", "NR"}};
 
 static const char *tech_label(const char *name) {
   for (int i = 0; i < (int)DR_ARRAY_LEN(tech_names); i++)
@@ -32,9 +33,15 @@ static int parse_techniques(DrHunt *h, const char *list) {
     if (!strcmp(name, "racefuzzer"))
       return dr_hunt_usage("hunt", "--techniques: %s needs its own driver: use 'drvm racefuzz'", name);
     const char *label = tech_label(name);
-    if (!label)
-      return dr_hunt_usage("hunt", "--techniques: unknown technique '%s' (choose among native, contest, pct, drfinder, random, rr)",
-                           name);
+    if (!label) {
+      DrBuf msg = {0};
+      dr_buf_printf(&msg, "--techniques: unknown technique '%s' (choose among", name);
+      for (int i = 0; i < (int)DR_ARRAY_LEN(tech_names); i++) dr_buf_printf(&msg, "%s %s", i ? "," : "", tech_names[i][0]);
+      dr_buf_append_str(&msg, ")");
+      int st = dr_hunt_usage("hunt", "%s", msg.data);
+      free(msg.data);
+      return st;
+    }
     for (int i = 0; i < h->ntech; i++)
       if (!strcmp(h->tech[i].name, name)) return dr_hunt_usage("hunt", "--techniques: '%s' given twice", name);
     if (h->ntech == DR_HUNT_MAX_TECH) return dr_hunt_usage("hunt", "--techniques: too many in '%s'", list);

@@ -286,7 +286,10 @@ int dr_cmd_repl(int argc, char **argv) {
     return status;
   }
   r.seed = dr_ro_num(&r.o, DR_RO_SEED);
-  r.sched = dr_strdup(dr_ro_get(&r.o, DR_RO_SCHED));
+  /* `continue` explores: without --sched it samples orders (native's
+   * quanta, a random thread at a switch), where native's fixed JVM order
+   * would show the same interleaving for every seed */
+  r.sched = dr_strdup(dr_ro_given(&r.o, DR_RO_SCHED) ? dr_ro_get(&r.o, DR_RO_SCHED) : "native-random");
   r.every = dr_ro_given(&r.o, DR_RO_EVERY);
   r.interrupted = &interrupted;
   setup_terminal(&r);

@@ -11,7 +11,9 @@
 /* X(name, factory, help) */
 #define DR_SCHEDULERS(X)                                                                                               \
   X("native", dr_sched_native_create,                                                                                  \
-    "like an OS: a thread runs a random quantum of steps (default)")                                                   \
+    "like a JVM on one core: a thread runs a seeded quantum of steps, then the one ready longest (default)")           \
+  X("native-random", dr_sched_native_random_create,                                                                    \
+    "native's quanta, but a random thread at each switch: a sampler of orders")                                        \
   X("random", dr_sched_random_create, "a random thread at every access, call and synchronization")                     \
   X("rr", dr_sched_rr_create, "round-robin, a fixed quantum")                                                          \
   X("pct", dr_sched_pct_create, "random priorities with --depth change points (Burckhardt et al.)")                    \
@@ -41,7 +43,7 @@ static const DrSchedFactory factories[] = {
 #define DR_SCHED_OPTIONS(X)                                                                                            \
   X("seed", "N", DR_OPT_U64, OFF(seed), 0, 0, NULL, NULL, true,                                                        \
     "seed of the scheduler's random choices")                                                                          \
-  X("quantum", "N", DR_OPT_COUNT, OFF(quantum), 0, 0, NULL, "native random rr contest drfinder", true,                 \
+  X("quantum", "N", DR_OPT_COUNT, OFF(quantum), 0, 0, NULL, "native native-random random rr contest drfinder", true,                 \
     "steps between preemptions (rr: exactly; native: mean)")                                                           \
   X("depth", "D", DR_OPT_INT, OFF(depth), 1, 1000, NULL, "pct drfinder", true,                                         \
     "pct: the bug depth, D-1 priority change points (default 3);\n"                                                    \

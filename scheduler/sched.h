@@ -20,6 +20,23 @@ uint64_t dr_rng_below(DrRng *r, uint64_t n);
 enum { DR_SPURIOUS_ONE_IN = 64 };
 int dr_rng_waiter(DrRng *r, int n);
 int dr_rng_spurious(DrRng *r, int n);
+
+/* A JVM's run queue on one core (sched_runq.c): who has been ready
+ * longest.  Update it at every pick, before choosing. */
+typedef struct {
+  uint64_t *stamp;  /* per thread id: when it became ready (or went to the back) */
+  bool *ready;      /* per thread id: enabled at the last update */
+  int cap;
+  uint64_t clock, gen;
+  bool seen;
+} DrRunQueue;
+void dr_rq_update(DrRunQueue *q, DrVM *vm);
+/* t stops running while it could go on (a preemption, a yield): to the back. */
+void dr_rq_requeue(DrRunQueue *q, const DrThread *t);
+/* Among c[0..n), the thread ready longest other than avoid (avoid itself
+ * if it is the only one). */
+DrThread *dr_rq_first(DrRunQueue *q, DrThread *const *c, int n, const DrThread *avoid);
+void dr_rq_free(DrRunQueue *q);
 /* A scheduler's per-thread counter, by thread id, grown on demand and
  * zero until set. */
 uint64_t *dr_sched_slot(uint64_t **arr, int *n, const DrThread *t);
@@ -52,6 +69,7 @@ DrScheduler *dr_sched_create(const char *name, const DrSchedOptions *opt);
 /* The factories the registry lists: sched_basic.c, sched_pct.c,
  * sched_contest.c, sched_drfinder.c, sched_racefuzzer.c */
 DrScheduler *dr_sched_native_create(const DrSchedOptions *opt);
+DrScheduler *dr_sched_native_random_create(const DrSchedOptions *opt);
 DrScheduler *dr_sched_random_create(const DrSchedOptions *opt);
 DrScheduler *dr_sched_rr_create(const DrSchedOptions *opt);
 DrScheduler *dr_sched_pct_create(const DrSchedOptions *opt);

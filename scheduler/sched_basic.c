@@ -1,18 +1,23 @@
-/* The three basic schedulers.
+/* The basic schedulers.
  *
- *   native  like an OS scheduler: the running thread keeps the CPU until
- *           it blocks, yields or its quantum (a random number of steps
- *           around the mean) runs out; then a random other thread runs.
- *           Synchronization alone never switches, so a plain run looks
- *           like a JVM's, and races hidden behind lock edges stay hidden.
+ *   native  a JVM on one core: the running thread keeps the CPU until it
+ *           blocks, yields or its quantum (a seeded number of steps
+ *           around the mean) runs out, and a thread it starts waits its
+ *           turn; then the thread that has been ready longest runs (the
+ *           run queue, sched_runq.c: first started first).  The seed
+ *           varies the quanta and nothing else, so a plain run shows the
+ *           usual order, and races hidden behind its lock edges stay
+ *           hidden -- the order DrFinder reverses.  notify() wakes the
+ *           longest waiting thread.
+ *   native-random  the same quanta, but at a switch a random other thread
+ *           runs and notify() wakes a random waiter: a sampler of orders.
  *   random  at every scheduling point -- synchronization, every access,
  *           call and return, every step -- a uniformly random enabled
  *           thread: the most interleavings per run.
  *   rr      round-robin in start order at every synchronization event and
  *           every `quantum` steps; no randomness at all.
  *
- * notify() wakes a random waiter (native, random) or the longest waiting
- * one (rr); --spurious-wakeups wakes a random waiter now and then. */
+ * --spurious-wakeups wakes a random waiter now and then (but rr). */
 #include <string.h>
 
 #include "sched.h"
@@ -22,13 +27,14 @@ enum {
   DR_RR_QUANTUM = 100,
 };
 
-typedef enum { KIND_NATIVE, KIND_RANDOM, KIND_RR } Kind;
+typedef enum { KIND_NATIVE, KIND_NATIVE_RANDOM, KIND_RANDOM, KIND_RR } Kind;
 
 typedef struct {
   DrScheduler base;
   Kind kind;
   DrRng rng;
   uint64_t quantum;
+  DrRunQueue rq;           /* native */
 } Basic;
 
 
@@ -66,10 +72,25 @@ static DrThread *next_enabled(DrVM *vm, const DrThread *cur) {
 
 static bool is_yield(DrVM *vm, DrThread *cur) { return dr_sched_pending_kind(vm, cur) == DR_EV_YIELD; }
 
+/* The JVM's choice: cur goes on at an event; at a preemption or a yield
+ * it goes to the back of the run queue; the front runs. */
+static DrThread *native_pick(Basic *b, DrVM *vm, DrThread *cur, DrPickReason reason) {
+  dr_rq_update(&b->rq, vm);
+  bool moves = reason == DR_PICK_PREEMPT || (reason != DR_PICK_BLOCKED && is_yield(vm, cur));
+  if (reason != DR_PICK_BLOCKED && !moves) return cur;
+  DrThread *const *en;
+  int n = dr_sched_enabled(vm, &en);
+  DrThread *t = dr_rq_first(&b->rq, en, n, moves ? cur : NULL);
+  if (moves && t != cur) dr_rq_requeue(&b->rq, cur);
+  return t;
+}
+
 static DrThread *basic_pick(DrScheduler *s, DrVM *vm, DrThread *cur, DrPickReason reason) {
   Basic *b = (Basic *)s;
   switch (b->kind) {
   case KIND_NATIVE:
+    return native_pick(b, vm, cur, reason);
+  case KIND_NATIVE_RANDOM:
     if (reason == DR_PICK_BLOCKED) return random_enabled(b, vm, NULL);
     if (reason == DR_PICK_PREEMPT || is_yield(vm, cur)) return random_enabled(b, vm, cur);
     return cur;
@@ -84,7 +105,8 @@ static int basic_pick_waiter(DrScheduler *s, DrVM *vm, DrObj *lock, DrThread *co
   (void)lock;
   (void)waiters;
   Basic *b = (Basic *)s;
-  return b->kind == KIND_RR ? 0 : dr_rng_waiter(&b->rng, n);
+  /* native and rr: the longest waiting (waiters are in arrival order) */
+  return b->kind == KIND_RR || b->kind == KIND_NATIVE ? 0 : dr_rng_waiter(&b->rng, n);
 }
 
 static uint64_t basic_quantum(DrScheduler *s, DrVM *vm, DrThread *t) {
@@ -92,7 +114,8 @@ static uint64_t basic_quantum(DrScheduler *s, DrVM *vm, DrThread *t) {
   (void)t;
   Basic *b = (Basic *)s;
   switch (b->kind) {
-  case KIND_NATIVE: return b->quantum / 2 + dr_rng_below(&b->rng, b->quantum) + 1;
+  case KIND_NATIVE:
+  case KIND_NATIVE_RANDOM: return b->quantum / 2 + dr_rng_below(&b->rng, b->quantum) + 1;
   case KIND_RANDOM: return 1 + dr_rng_below(&b->rng, b->quantum ? b->quantum : 1);
   case KIND_RR: return b->quantum;
   }
@@ -105,12 +128,16 @@ static int basic_spurious(DrScheduler *s, DrVM *vm, DrThread *const *waiting, in
   return dr_rng_spurious(&((Basic *)s)->rng, n);
 }
 
-static void basic_destroy(DrScheduler *s) { free(s); }
+static void basic_destroy(DrScheduler *s) {
+  dr_rq_free(&((Basic *)s)->rq);
+  free(s);
+}
 
 static DrScheduler *basic_create(Kind kind, const DrSchedOptions *opt) {
   Basic *b = dr_xcalloc(1, sizeof *b);
   b->kind = kind;
-  b->base.name = kind == KIND_NATIVE ? "native" : kind == KIND_RANDOM ? "random" : "rr";
+  static const char *const names[] = {"native", "native-random", "random", "rr"};
+  b->base.name = names[kind];
   b->base.points = kind == KIND_RANDOM ? DR_SP_ACCESS | DR_SP_CALL : 0;
   b->base.pick = basic_pick;
   b->base.pick_waiter = basic_pick_waiter;
@@ -119,10 +146,12 @@ static DrScheduler *basic_create(Kind kind, const DrSchedOptions *opt) {
   b->base.destroy = basic_destroy;
   dr_rng_seed(&b->rng, opt->seed);
   b->quantum = opt->quantum;
-  if (!b->quantum) b->quantum = kind == KIND_NATIVE ? DR_NATIVE_MEAN_QUANTUM : kind == KIND_RR ? DR_RR_QUANTUM : 4;
+  if (!b->quantum)
+    b->quantum = kind == KIND_NATIVE || kind == KIND_NATIVE_RANDOM ? DR_NATIVE_MEAN_QUANTUM : kind == KIND_RR ? DR_RR_QUANTUM : 4;
   return &b->base;
 }
 
 DrScheduler *dr_sched_native_create(const DrSchedOptions *opt) { return basic_create(KIND_NATIVE, opt); }
+DrScheduler *dr_sched_native_random_create(const DrSchedOptions *opt) { return basic_create(KIND_NATIVE_RANDOM, opt); }
 DrScheduler *dr_sched_random_create(const DrSchedOptions *opt) { return basic_create(KIND_RANDOM, opt); }
 DrScheduler *dr_sched_rr_create(const DrSchedOptions *opt) { return basic_create(KIND_RR, opt); }

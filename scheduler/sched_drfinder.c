@@ -15,7 +15,8 @@
  * Without --mtr-in a run is Phase I: the random scheduler plus the
  * collector (Algorithm 1 line 6).  With it, Phase II, whose base choice is
  * the native scheduler's: the running thread keeps going until its
- * quantum runs out or it blocks.  Algorithm 2 line 8 draws "a random
+ * quantum runs out or it blocks, then the thread ready longest runs (a
+ * JVM's run queue on one core, sched_runq.c).  Algorithm 2 line 8 draws "a random
  * thread from Enabled", the nondeterminism of the JVM's scheduler on
  * which the paper ran (Section 6.1; FT, the baseline, ran under it too).
  * The choice matters: DrFinder suspends the thread that arrives first at
@@ -72,6 +73,7 @@ typedef enum {
 typedef struct {
   DrScheduler base;
   DrRng rng;
+  DrRunQueue rq;           /* Phase II: native's run queue */
   int depth;
   bool phase2;
   const char *mtr_in, *mtr_out;
@@ -214,11 +216,10 @@ static DrThread *base_choice(Drf *d, DrVM *vm, DrThread *cur, DrPickReason reaso
     for (int i = 0; i < n && !cur_ok; i++) cur_ok = c[i] == cur;
     bool move = reason != DR_PICK_EVENT || dr_sched_pending_kind(vm, cur) == DR_EV_YIELD;
     if (cur_ok && !move) return cur;
-    if (cur_ok && n > 1) { /* another one, as native does at a preemption */
-      int k = (int)dr_rng_below(&d->rng, (uint64_t)(n - 1));
-      for (int i = 0; i < n; i++)
-        if (c[i] != cur && k-- == 0) return c[i];
-    }
+    /* the run queue's front, cur to the back, as native does */
+    DrThread *t = dr_rq_first(&d->rq, c, n, cur_ok ? cur : NULL);
+    if (cur_ok && t != cur) dr_rq_requeue(&d->rq, cur);
+    return t;
   }
   return c[dr_rng_below(&d->rng, (uint64_t)n)];
 }
@@ -226,6 +227,7 @@ static DrThread *base_choice(Drf *d, DrVM *vm, DrThread *cur, DrPickReason reaso
 static DrThread *drf_pick(DrScheduler *s, DrVM *vm, DrThread *cur, DrPickReason reason) {
   Drf *d = (Drf *)s;
   d->step++;
+  if (d->phase2) dr_rq_update(&d->rq, vm);
   for (;;) {
     if (d->phase2) {
       if (d->mode == ALLOW_ESCORT &&
@@ -269,7 +271,8 @@ static int drf_pick_waiter(DrScheduler *s, DrVM *vm, DrObj *lock, DrThread *cons
   (void)vm;
   (void)lock;
   (void)waiters;
-  return dr_rng_waiter(&((Drf *)s)->rng, n);
+  Drf *d = (Drf *)s;
+  return d->phase2 ? 0 : dr_rng_waiter(&d->rng, n); /* Phase II: native's, the longest waiting */
 }
 
 static uint64_t drf_quantum(DrScheduler *s, DrVM *vm, DrThread *t) {
@@ -362,6 +365,7 @@ static void drf_destroy(DrScheduler *s) {
   dr_mtr_free(&d->fresh);
   free(d->susp);
   free(d->scratch);
+  dr_rq_free(&d->rq);
   free(d);
 }
 
