@@ -224,6 +224,16 @@ static DrThread *base_choice(Drf *d, DrVM *vm, DrThread *cur, DrPickReason reaso
   return c[dr_rng_below(&d->rng, (uint64_t)n)];
 }
 
+/* A thread that is not suspended waits for its deadline (sleep, timed
+ * wait or join). */
+static bool sleeper_free(Drf *d, DrVM *vm) {
+  DrThread *const *all;
+  int n = dr_sched_threads(vm, &all);
+  for (int i = 0; i < n; i++)
+    if (all[i]->deadline != INT64_MAX && !susp_cls(d, all[i])) return true;
+  return false;
+}
+
 static DrThread *drf_pick(DrScheduler *s, DrVM *vm, DrThread *cur, DrPickReason reason) {
   Drf *d = (Drf *)s;
   d->step++;
@@ -245,6 +255,9 @@ static DrThread *drf_pick(DrScheduler *s, DrVM *vm, DrThread *cur, DrPickReason 
       int nc = 0;
       for (int i = 0; i < n; i++)
         if (!susp_cls(d, en[i])) c[nc++] = en[i];
+      /* every runnable thread is suspended while another sleeps (the
+       * escorted one, say): time passes for it, as on a JVM */
+      if (!nc && sleeper_free(d, vm) && dr_sched_advance_clock(vm)) continue;
       if (!nc) {
         /* thrashing: every runnable thread is suspended; resume one */
         d->thrashings++;

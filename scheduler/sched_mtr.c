@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "sched_mtr.h"
+#include "../vm/natives.h"
 
 static uint64_t key_of(const DrMethod *f, const DrClass *c) {
   return ((uint64_t)(uint32_t)(f->id + 1) << 32) | (uint32_t)(c->id + 1);
@@ -62,10 +63,32 @@ void dr_mtr_collect(DrMtr *m, const DrThread *t, const DrClass *c, int depth) {
   }
 }
 
+/* The program's run() of class c, or NULL. */
+static const DrMethod *program_run(const DrClass *c) {
+  for (int i = 0; i < c->vtable_len; i++) {
+    const DrMethod *m = c->vtable[i];
+    if (m && !strcmp(m->desc, "run()") && program_method(m)) return m;
+  }
+  return NULL;
+}
+
+/* A thread with no program frame yet (started, or stopped in the built-in
+ * Thread.run()) is about to run its run(): a Thread subclass's own, or
+ * its Runnable's.  Without this, a thread made from a Runnable could
+ * never be a candidate before it runs, while a subclass could. */
+static const DrMethod *run_of(const DrThread *t) {
+  DrObj *th = t->jthread;
+  if (!th) return NULL;
+  const DrMethod *m = program_run(th->cls);
+  if (m) return m;
+  const DrObj *target = dr_field(th, "target")->ref;
+  return target ? program_run(target->cls) : NULL;
+}
+
 const DrMethod *dr_mtr_current(const DrThread *t) {
   for (int i = t->nframes - 1; i >= 0; i--)
     if (program_method(t->frames[i].method)) return t->frames[i].method;
-  return NULL;
+  return run_of(t);
 }
 
 /* "Owner.desc" of method f, into buf */

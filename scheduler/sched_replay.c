@@ -275,6 +275,11 @@ static DrThread *rep_pick(DrScheduler *s, DrVM *vm, DrThread *cur, DrPickReason 
   if (unrecorded_point(t, vm, cur, reason)) return (DrThread *)cur;
   int64_t id;
   if (!next_answer(t, vm, 'P', &id)) return cur;
+  /* a scheduler that held runnable threads back let time pass for a
+   * sleeping one (DrFinder, dr_sched_advance_clock): so does the replay */
+  while (id >= 0 && id < vm->nall_threads && !dr_sched_is_enabled(vm, vm->all_threads[id]) &&
+         vm->all_threads[id]->deadline != INT64_MAX && dr_sched_advance_clock(vm)) {
+  }
   if (id < 0 || id >= vm->nall_threads || !dr_sched_is_enabled(vm, vm->all_threads[id])) {
     char why[96];
     snprintf(why, sizeof why, "the recorded thread T%lld cannot run here", (long long)id);

@@ -56,7 +56,7 @@ static DrFrame *push_frame(DrVM *vm, DrThread *th, DrMethod *m, DrValue *regs) {
 }
 
 static DrObj *class_lock(DrVM *vm, DrClass *c) {
-  if (!c->lock) c->lock = dr_new_instance(vm, vm->known[DR_WK_OBJECT]);
+  if (!c->lock) c->lock = dr_new_instance(vm, vm->known[DR_WK_CLASS]);
   return c->lock;
 }
 

@@ -90,6 +90,11 @@ int dr_sched_threads(DrVM *vm, DrThread *const **out);
  * order.  The array is owned by the VM and valid until the next call. */
 int dr_sched_enabled(DrVM *vm, DrThread *const **out);
 bool dr_sched_is_enabled(const DrVM *vm, const DrThread *t);
+/* Time passes (the virtual clock jumps to the earliest timed sleep, wait
+ * or join, which wakes): for a scheduler that holds runnable threads back
+ * while the thread it waits for sleeps (DrFinder).  false: none waits
+ * with a timeout. */
+bool dr_sched_advance_clock(DrVM *vm);
 /* t's pending event: what it executes when picked. */
 void dr_sched_pending(DrVM *vm, DrThread *t, DrEvent *ev);
 /* Only its kind, cheaply: for a scheduler that looks at every point. */

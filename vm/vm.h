@@ -36,6 +36,7 @@ enum {
  * X(enum suffix, runtime name) */
 #define DR_WELL_KNOWN(X)                                                      \
   X(OBJECT, "java.lang.Object")                                               \
+  X(CLASS, "java.lang.Class")                                                 \
   X(STRING, "java.lang.String")                                               \
   X(STRING_BUILDER, "java.lang.StringBuilder")                                \
   X(THROWABLE, "java.lang.Throwable")                                         \
