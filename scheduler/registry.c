@@ -63,6 +63,9 @@ static const DrSchedFactory factories[] = {
     "--potential-races FILE writes them")                                                                              \
   X("pair", "N", DR_OPT_INT, OFF(pair), 1, 1000000, "a pair number 1, 2, ...", "racefuzzer", true,                     \
     "racefuzzer: target the Nth pair only (default: all)")                                                             \
+  X("escorts", "N", DR_OPT_INT, OFF(escorts), 1, 1000, NULL, "drfinder", true,                                        \
+    "drfinder: how many may-trigger candidates are escorted in turn when a\n"                                          \
+    "thread is suspended at a lock (default 1, the paper's; 1000: every one)")                                          \
   X("attempt", "N", DR_OPT_INT, OFF(attempt), 0, 1000, NULL, NULL, true,                                               \
     "how many times a deadlocked run was restarted before this one (drvm run --restarts)")
 

@@ -53,11 +53,13 @@ typedef struct {
   const char *race_pairs;  /* racefuzzer: --race-pairs FILE, hybrid's --potential-races output */
   int pair;                /* racefuzzer: --pair N, the Nth pair of the file (1-based); 0 = all at once */
   int attempt;             /* 0, or how many times a deadlocked run was restarted before this one */
+  int escorts;             /* drfinder: --escorts, candidates escorted in turn per suspension; 0 = default */
   const char *rerun;       /* the command line that reruns this run, for messages: copy it, it is freed after creation; or NULL */
 } DrSchedOptions;
 
 enum {
   DR_DRF_DEFAULT_DEPTH = 12,
+  DR_DRF_DEFAULT_ESCORTS = 1,  /* the paper's one (measured: tests/hunting.py, docs/hunting.md 7.3) */
   DR_PCT_DEFAULT_DEPTH = 3,
   DR_PCT_DEFAULT_STEPS = 10000,
 };

@@ -92,6 +92,9 @@ typedef struct {
   DrThread *allowed;      /* allowedTH */
   const DrClass *allowed_cls; /* type(allowedLK) */
   DrThread *waiter;       /* ALLOW_ESCORT: the suspended thread t the escort serves */
+  int escorts_max;        /* --escorts: candidates escorted in turn per suspension */
+  int *next_cand;         /* ALLOW_ESCORT: the candidates still to escort (thread ids) */
+  int nnext, next_cap;
   uint64_t escort_from;   /* step the escort began */
   uint64_t step;
 
@@ -137,10 +140,32 @@ static DrObj *observed_acquisition(DrVM *vm, DrThread *t) {
  * c) next, with top priority. */
 static void let_go(Drf *d, DrThread *t, const DrClass *c) {
   set_susp(d, t, NULL);
+  d->nnext = 0;
   d->mode = ALLOW_GRANT;
   d->allowed = t;
   d->allowed_cls = c;
   d->waiter = NULL;
+}
+
+/* Whether t' may trigger a lock of class c now (mayTrigger): alive, not
+ * stuck waiting for another thread (a join, a wait: an escort would only
+ * thrash), and in a method with mt(f, c). */
+static bool may_trigger(Drf *d, const DrThread *tp, const DrClass *c) {
+  if (tp->state == DR_TS_ENDED || tp->state == DR_TS_JOINING || tp->state == DR_TS_WAITING) return false;
+  const DrMethod *f = dr_mtr_current(tp);
+  return f && dr_mtr_has(&d->mtr, f, c);
+}
+
+/* Escorts t' with top priority until it acquires a lock of class c, for t
+ * (lines 41-49). */
+static void escort(Drf *d, DrThread *tp, DrThread *t, const DrClass *c) {
+  d->escorts++;
+  d->mode = ALLOW_ESCORT;
+  d->allowed = tp;
+  d->allowed_cls = c;
+  d->waiter = t;
+  d->escort_from = d->step;
+  if (susp_cls(d, tp)) set_susp(d, tp, NULL); /* lines 44-46 */
 }
 
 /* Algorithm 3, lines 31-55, one round: take a random suspended thread t
@@ -157,33 +182,47 @@ static void schedule_round(Drf *d, DrVM *vm) {
   DrThread *t = s[dr_rng_below(&d->rng, (uint64_t)ns)];
   const DrClass *c = susp_cls(d, t);
   int nc = 0;
-  for (int i = 0; i < n; i++) { /* CT: mayTrigger(t, t') */
-    if (all[i] == t || all[i]->state == DR_TS_ENDED) continue;
-    const DrMethod *f = dr_mtr_current(all[i]);
-    if (f && dr_mtr_has(&d->mtr, f, c)) s[nc++] = all[i];
-  }
+  for (int i = 0; i < n; i++) /* CT: mayTrigger(t, t') */
+    if (all[i] != t && may_trigger(d, all[i], c)) s[nc++] = all[i];
   if (nc) {
-    DrThread *tp = s[dr_rng_below(&d->rng, (uint64_t)nc)];
-    d->escorts++;
-    d->mode = ALLOW_ESCORT;
-    d->allowed = tp;
-    d->allowed_cls = c;
-    d->waiter = t;
-    d->escort_from = d->step;
-    if (susp_cls(d, tp)) set_susp(d, tp, NULL); /* lines 44-46 */
+    /* a random one first, then (--escorts) the others in start order */
+    int first = (int)dr_rng_below(&d->rng, (uint64_t)nc);
+    d->nnext = 0;
+    for (int k = 1; k < nc && k < d->escorts_max; k++) {
+      int id = s[(first + k) % nc]->id;
+      DR_PUSH(d->next_cand, d->nnext, d->next_cap, id);
+    }
+    escort(d, s[first], t, c);
     return;
   }
   d->no_candidate++;
   let_go(d, t, c);
 }
 
+/* After an escort: the next candidate that may still trigger c, else t
+ * goes (lines 51-54). */
+static void escort_next(Drf *d, DrVM *vm) {
+  DrThread *t = d->waiter;
+  const DrClass *c = d->allowed_cls;
+  while (d->nnext > 0) {
+    int id = d->next_cand[0];
+    memmove(d->next_cand, d->next_cand + 1, sizeof *d->next_cand * (size_t)(--d->nnext));
+    DrThread *tp = id < vm->nall_threads ? vm->all_threads[id] : NULL;
+    if (tp && tp != t && may_trigger(d, tp, c)) {
+      escort(d, tp, t, c);
+      return;
+    }
+  }
+  let_go(d, t, c);
+}
+
 /* lockAcquired (lines 15-20), then the scheduler's wake-up: after an
  * escort, t goes (lines 51-54); after t's grant, the next round. */
-static void lock_acquired(Drf *d, DrThread *t, const DrClass *c) {
+static void lock_acquired(Drf *d, DrVM *vm, DrThread *t, const DrClass *c) {
   if (d->allowed != t || d->allowed_cls != c) return;
   if (d->mode == ALLOW_ESCORT) {
     d->reversals++;
-    let_go(d, d->waiter, c); /* the waiter requested a lock of this class too */
+    escort_next(d, vm); /* the waiter requested a lock of this class too */
     return;
   }
   d->mode = ALLOW_NONE;
@@ -192,10 +231,10 @@ static void lock_acquired(Drf *d, DrThread *t, const DrClass *c) {
 }
 
 /* The escort cannot end as planned: its thread ended or did not acquire
- * within the bound.  Let the waiter go. */
-static void give_up(Drf *d) {
+ * within the bound.  The next candidate, or the waiter goes. */
+static void give_up(Drf *d, DrVM *vm) {
   d->giveups++;
-  let_go(d, d->waiter, d->allowed_cls);
+  escort_next(d, vm);
 }
 
 static DrThread *granted(Drf *d, DrVM *vm, DrThread *t) {
@@ -203,7 +242,7 @@ static DrThread *granted(Drf *d, DrVM *vm, DrThread *t) {
   if (o) {
     d->acquisitions++;
     dr_mtr_collect(&d->fresh, t, o->cls, d->depth);
-    if (d->phase2) lock_acquired(d, t, o->cls);
+    if (d->phase2) lock_acquired(d, vm, t, o->cls);
   }
   return t;
 }
@@ -242,7 +281,7 @@ static DrThread *drf_pick(DrScheduler *s, DrVM *vm, DrThread *cur, DrPickReason 
     if (d->phase2) {
       if (d->mode == ALLOW_ESCORT &&
           (d->allowed->state == DR_TS_ENDED || d->step - d->escort_from > DR_DRF_ESCORT_POINTS))
-        give_up(d);
+        give_up(d, vm);
       while (d->mode == ALLOW_NONE && d->nsusp > 0) schedule_round(d, vm);
     }
     DrThread *const *en;
@@ -265,6 +304,7 @@ static DrThread *drf_pick(DrScheduler *s, DrVM *vm, DrThread *cur, DrPickReason 
         set_susp(d, t, NULL);
         if (d->mode == ALLOW_ESCORT && t == d->waiter) { /* the escort has lost its point */
           d->mode = ALLOW_NONE;
+          d->nnext = 0;
           d->allowed = d->waiter = NULL;
         }
         return granted(d, vm, t);
@@ -378,6 +418,7 @@ static void drf_destroy(DrScheduler *s) {
   dr_mtr_free(&d->fresh);
   free(d->susp);
   free(d->scratch);
+  free(d->next_cand);
   dr_rq_free(&d->rq);
   free(d);
 }
@@ -397,6 +438,7 @@ DrScheduler *dr_sched_drfinder_create(const DrSchedOptions *opt) {
   d->base.destroy = drf_destroy;
   dr_rng_seed(&d->rng, opt->seed);
   d->depth = opt->depth > 0 ? opt->depth : DR_DRF_DEFAULT_DEPTH;
+  d->escorts_max = opt->escorts > 0 ? opt->escorts : DR_DRF_DEFAULT_ESCORTS;
   d->mtr_in = opt->mtr_in;
   d->mtr_out = opt->mtr_out;
   d->phase2 = opt->mtr_in != NULL;
