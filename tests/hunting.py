@@ -31,6 +31,8 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIG2 = os.path.join(ROOT, "lang-examples", "drfinder_fig2.dl")
+# Figure 2 with 40 and 60 loop iterations instead of 20,000 and 30,000
+FIG2_SHORT = os.path.join(ROOT, "tests", "hunting", "drfinder_fig2_short.dl")
 RF_FIG1 = os.path.join(ROOT, "lang-examples", "racefuzzer_fig1.dl")
 RF_FIG2 = os.path.join(ROOT, "lang-examples", "racefuzzer_fig2.dl")
 TECHNIQUES = ("native", "contest", "pct", "drfinder")
@@ -103,37 +105,39 @@ def replay_confirms(drvm, race, tmp):
     return False, " ".join(cmd)
 
 
-def fig2(drvm, seeds, tmp, res, pool):
+def fig2(drvm, seeds, tmp, res, pool, prog=None, cls="DrFinderFig2", what="DrFinder's Figure 2"):
+    prog = prog or FIG2
+    x, y = cls + ".x", cls + ".y"
     found = {t: 0 for t in ("native", "drfinder")}
     every = True
     confirm = []
-    futures = [pool.submit(hunt, drvm, FIG2, s, ("native", "drfinder"), tmp) for s in range(1, seeds + 1)]
+    futures = [pool.submit(hunt, drvm, prog, s, ("native", "drfinder"), tmp) for s in range(1, seeds + 1)]
     for s, fu in zip(range(1, seeds + 1), futures):
         h, err = fu.result()
         if h is None:
-            res.check(False, "drfinder_fig2 hunt, seed %d" % s, err)
+            res.check(False, "%s hunt, seed %d" % (what, s), err)
             return
         for t in found:
             races = h["techniques"][t]["races"]
-            found[t] += sum(r["runs_found"] for r in races if r["location"] in ("DrFinderFig2.x", "DrFinderFig2.y"))
+            found[t] += sum(r["runs_found"] for r in races if r["location"] in (x, y))
         locs = {r["location"] for r in h["techniques"]["drfinder"]["races"]}
-        if not {"DrFinderFig2.x", "DrFinderFig2.y"} <= locs:
+        if not {x, y} <= locs:
             every = False
-            res.check(False, "drfinder_fig2: drfinder finds both races within 10 runs, seed %d" % s,
+            res.check(False, "%s: drfinder finds both races within 10 runs, seed %d" % (what, s),
                       "found only %s" % sorted(locs))
         if s <= 3:
             confirm += [r for t in h["techniques"].values() for r in t["races"]]
     total = seeds * RUNS * 2
-    print("DrFinder's Figure 2, %d hunts of %d runs: race-runs found (of %d = runs x 2 races):" % (seeds, RUNS, total))
+    print("%s, %d hunts of %d runs: race-runs found (of %d = runs x 2 races):" % (what, seeds, RUNS, total))
     for t in found:
         print("  %-9s %4d / %d  (%.0f%%)" % (t, found[t], total, 100.0 * found[t] / total))
-    res.check(every, "drfinder_fig2: drfinder finds both races within 10 runs for every one of %d seeds" % seeds)
+    res.check(every, "%s: drfinder finds both races within 10 runs for every one of %d seeds" % (what, seeds))
     res.check(found["native"] * 2 <= found["drfinder"],
-              "drfinder_fig2: native finds the races in clearly fewer runs (at most half of drfinder's)",
+              "%s: native finds the races in clearly fewer runs (at most half of drfinder's)" % what,
               "native %d, drfinder %d" % (found["native"], found["drfinder"]))
     for r in confirm:
         ok, cmd = replay_confirms(drvm, r, tmp)
-        res.check(ok, "drfinder_fig2: replaying confirms %s" % r["location"], cmd)
+        res.check(ok, "%s: replaying confirms %s" % (what, r["location"]), cmd)
 
 
 def hidden_suite(drvm, seeds, tmp, res, pool):
@@ -295,6 +299,7 @@ def main():
     try:
         with concurrent.futures.ThreadPoolExecutor(a.jobs) as pool:
             fig2(drvm, a.seeds, tmp, res, pool)
+            fig2(drvm, a.seeds, tmp, res, pool, FIG2_SHORT, "DrFinderFig2Short", "Figure 2 with short loops")
             hidden_suite(drvm, a.seeds, tmp, res, pool)
         racefuzzer(drvm, tmp, res)
         restarts(drvm, tmp, res)

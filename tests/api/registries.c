@@ -68,7 +68,7 @@ static void refuse(Check *t, DrVM *vm, bool sched, const char *name, const char 
 static void errors(Check *t) {
   DrVM *vm = drvm_new(NULL, NULL, 0);
   refuse(t, vm, true, "nosuch", NULL, "unknown scheduler 'nosuch'");
-  refuse(t, vm, true, "nosuch", NULL, "native, random"); /* lists the choices */
+  refuse(t, vm, true, "nosuch", NULL, "native, native-random, random"); /* lists the choices */
   refuse(t, vm, true, "pct", "depth=0", "depth takes 1..1000, not '0'");
   refuse(t, vm, true, "pct", "depth=x", "not 'x'");
   refuse(t, vm, true, "pct", "depth", "depth needs a value");
