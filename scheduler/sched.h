@@ -59,7 +59,8 @@ typedef struct {
 
 enum {
   DR_DRF_DEFAULT_DEPTH = 12,
-  DR_DRF_DEFAULT_ESCORTS = 1,  /* the paper's one (measured: tests/hunting.py, docs/hunting.md 7.3) */
+  DR_DRF_DEFAULT_ESCORTS = 1,  /* the paper's one (measured: tests/hunting.py, docs/hunting.md 9.1) */
+  DR_DRF_ESCORT_SLEEP_NS = 5 * 1000 * 1000, /* an escorted thread's sleep DrFinder waits out: 5 ms */
   DR_PCT_DEFAULT_DEPTH = 3,
   DR_PCT_DEFAULT_STEPS = 10000,
 };

@@ -263,14 +263,14 @@ static DrThread *base_choice(Drf *d, DrVM *vm, DrThread *cur, DrPickReason reaso
   return c[dr_rng_below(&d->rng, (uint64_t)n)];
 }
 
-/* A thread that is not suspended waits for its deadline (sleep, timed
- * wait or join). */
-static bool sleeper_free(Drf *d, DrVM *vm) {
-  DrThread *const *all;
-  int n = dr_sched_threads(vm, &all);
-  for (int i = 0; i < n; i++)
-    if (all[i]->deadline != INT64_MAX && !susp_cls(d, all[i])) return true;
-  return false;
+/* The escorted thread sleeps (a timed sleep, wait or join) and wakes
+ * soon: DR_DRF_ESCORT_SLEEP_NS of virtual time at most.  Time passes for
+ * it while the others wait at their locks, as it would on a JVM; a longer
+ * sleep is given up like an escort that takes too long, so that DrFinder
+ * does not hold threads back for what a program means as a long pause. */
+static bool escort_sleeps_briefly(Drf *d, DrVM *vm) {
+  if (d->mode != ALLOW_ESCORT || !d->allowed || d->allowed->deadline == INT64_MAX) return false;
+  return d->allowed->deadline - dr_now_ns(vm) <= DR_DRF_ESCORT_SLEEP_NS;
 }
 
 static DrThread *drf_pick(DrScheduler *s, DrVM *vm, DrThread *cur, DrPickReason reason) {
@@ -294,9 +294,9 @@ static DrThread *drf_pick(DrScheduler *s, DrVM *vm, DrThread *cur, DrPickReason 
       int nc = 0;
       for (int i = 0; i < n; i++)
         if (!susp_cls(d, en[i])) c[nc++] = en[i];
-      /* every runnable thread is suspended while another sleeps (the
-       * escorted one, say): time passes for it, as on a JVM */
-      if (!nc && sleeper_free(d, vm) && dr_sched_advance_clock(vm)) continue;
+      /* every runnable thread is suspended while the escorted one sleeps
+       * briefly: time passes for it, as on a JVM */
+      if (!nc && escort_sleeps_briefly(d, vm) && dr_sched_advance_clock(vm)) continue;
       if (!nc) {
         /* thrashing: every runnable thread is suspended; resume one */
         d->thrashings++;
