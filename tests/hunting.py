@@ -143,6 +143,7 @@ def fig2(drvm, seeds, tmp, res, pool, prog=None, cls="DrFinderFig2", what="DrFin
 def hidden_suite(drvm, seeds, tmp, res, pool):
     progs = sorted(glob.glob(os.path.join(ROOT, "tests", "races", "hidden_*.dl")))
     rates = {}
+    hunts = {}                # program -> technique -> [hunts exposing every labeled race, hunts]
     jobs = {}
     for p in progs:
         for s in range(1, seeds + 1):
@@ -151,6 +152,7 @@ def hidden_suite(drvm, seeds, tmp, res, pool):
     for p in progs:
         labels = labels_of(p)
         row = rates.setdefault(os.path.basename(p), {t: [0, 0] for t in TECHNIQUES})
+        hrow = hunts.setdefault(os.path.basename(p), {t: [0, 0] for t in TECHNIQUES})
         for s in range(1, seeds + 1):
             h, err = jobs[(p, s)].result()
             if h is None:
@@ -161,6 +163,9 @@ def hidden_suite(drvm, seeds, tmp, res, pool):
                 for lab in labels:
                     row[t][0] += max([r["runs_found"] for r in races if matches(lab, r)] or [0])
                     row[t][1] += RUNS
+                # the hunt exposed every labeled race in some run of its 10
+                hrow[t][0] += all(any(matches(lab, r) and r["runs_found"] for r in races) for lab in labels)
+                hrow[t][1] += 1
                 extra = [r["location"] for r in races if not any(matches(lab, r) for lab in labels)]
                 res.check(not extra, "%s [%s seed %d]: only labeled races" % (os.path.basename(p), t, s),
                           "unexpected: %s" % extra)
@@ -176,12 +181,27 @@ def hidden_suite(drvm, seeds, tmp, res, pool):
             total[t][1] += rates[name][t][1]
     print("  %-40s" % "total" + "".join("%13s" % ("%d/%d" % tuple(total[t])) for t in TECHNIQUES))
     print("  %-40s" % "rate" + "".join("%12.1f%%" % (100.0 * total[t][0] / max(total[t][1], 1)) for t in TECHNIQUES))
+    print_hunt_shares(hunts, seeds)
     for t in ("native", "contest", "pct"):
         res.check(total["drfinder"][0] > total[t][0], "race-hidden suite: drfinder finds more than %s" % t,
                   "drfinder %d, %s %d" % (total["drfinder"][0], t, total[t][0]))
     for r in confirm:
         ok, cmd = replay_confirms(drvm, r, tmp)
         res.check(ok, "race-hidden suite: replaying confirms %s" % r["location"], cmd)
+
+
+def print_hunt_shares(hunts, seeds):
+    """The share of hunts (one per seed, RUNS runs each) that exposed every
+    labeled race of a program in some run: what a user of `drvm hunt` gets."""
+    print("Race-hidden programs: hunts of %d runs exposing every labeled race, of %d hunts per technique:" % (RUNS, seeds))
+    print("  %-40s" % "program" + "".join("%13s" % t for t in TECHNIQUES))
+    total = {t: [0, 0] for t in TECHNIQUES}
+    for name in sorted(hunts):
+        print("  %-40s" % name + "".join("%13s" % ("%d/%d" % tuple(hunts[name][t])) for t in TECHNIQUES))
+        for t in TECHNIQUES:
+            total[t][0] += hunts[name][t][0]
+            total[t][1] += hunts[name][t][1]
+    print("  %-40s" % "share" + "".join("%12.1f%%" % (100.0 * total[t][0] / max(total[t][1], 1)) for t in TECHNIQUES))
 
 
 def racefuzz(drvm, prog, tmp, runs=100):
