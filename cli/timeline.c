@@ -476,6 +476,11 @@ void dr_tl_finish(DrTimeline *tl, DrVM *vm, const char *outcome) {
 
 /* ------------------------------------------------------------ text, JSON */
 
+bool dr_tl_is_local(const DrTimeline *tl, int i) {
+  const DrTlEvent *e = &tl->ev[i];
+  return (e->kind == DRVM_EV_READ || e->kind == DRVM_EV_WRITE) && !tl->loc_shared[e->x];
+}
+
 void dr_tl_event_text(const DrTimeline *tl, int i, DrBuf *b) {
   const DrTlEvent *e = &tl->ev[i];
   if (e->kind == DR_TL_OUT || e->kind == DR_TL_ERR) {

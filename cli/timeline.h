@@ -170,6 +170,12 @@ void dr_tl_json(const DrTimeline *tl, DrBuf *b);
  * Account#1 held by T2", "WAITING on Object#2", "JOINING T2",
  * "RUNNABLE"; NULL for a thread that ended. */
 const char *dr_tl_final_state(const DrTimeline *tl, int thread, char *buf, size_t size);
+/* Runs of at least DR_TL_FOLD_MIN accesses of one thread to locations
+ * no other thread touches fold into one row (unless an edge or a race
+ * marks one of them). */
+enum { DR_TL_FOLD_MIN = 3 };
+/* Event i is a plain access to a location only its thread touches. */
+bool dr_tl_is_local(const DrTimeline *tl, int i);
 /* An event as short text: "wr Account#1.balance :14". */
 void dr_tl_event_text(const DrTimeline *tl, int i, DrBuf *b);
 /* The edge kinds' words. */

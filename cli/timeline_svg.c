@@ -8,7 +8,7 @@
 
 #include "timeline.h"
 
-enum { GUTTER = 44, COL_W = 230, ROW_H = 18, HEAD_H = 64, MAX_ROWS = 4000, FOLD_MIN = 3 };
+enum { GUTTER = 44, COL_W = 230, ROW_H = 18, HEAD_H = 64, MAX_ROWS = 4000 };
 
 static const char *const LOCK_COLORS[] = {"#4e79a7", "#f28e2b", "#59a14f", "#b07aa1", "#76b7b2", "#edc948", "#9c755f", "#bab0ac"};
 enum { NLOCK_COLORS = sizeof LOCK_COLORS / sizeof LOCK_COLORS[0] };
@@ -71,9 +71,7 @@ static int col_x(int thread) { return GUTTER + thread * COL_W; }
 static int row_y(int row) { return HEAD_H + row * ROW_H + ROW_H / 2; }
 
 static bool foldable(const Svg *s, int i, int thread) {
-  const DrTlEvent *e = &s->tl->ev[i];
-  return e->thread == thread && (e->kind == DRVM_EV_READ || e->kind == DRVM_EV_WRITE) && !s->tl->loc_shared[e->x] &&
-         !s->marked[i];
+  return s->tl->ev[i].thread == thread && dr_tl_is_local(s->tl, i) && !s->marked[i];
 }
 
 /* Rows: one per event, a fold per run of local accesses. */
@@ -95,7 +93,7 @@ static void lay_out(Svg *s, DrBuf *b) {
     }
     int j = i, t = tl->ev[i].thread;
     while (j < tl->nev && foldable(s, j, t)) j++;
-    if (j - i < FOLD_MIN) j = i + 1;
+    if (j - i < DR_TL_FOLD_MIN) j = i + 1;
     for (int k = i; k < j; k++) s->row_of[k] = s->nrows;
     if (s->nrows % 5 == 0) /* time, every fifth row: the event's number */
       dr_buf_printf(b, "<text class=\"place\" x=\"4\" y=\"%d\">%d</text>\n", row_y(s->nrows) + 4, i);

@@ -56,10 +56,6 @@ typedef struct {
   int width;            /* of the terminal: no line is longer */
 } Text;
 
-static bool is_local_access(const DrTimeline *tl, const DrTlEvent *e) {
-  return (e->kind == DRVM_EV_READ || e->kind == DRVM_EV_WRITE) && !tl->loc_shared[e->x];
-}
-
 static void mark_append(char **slot, const char *text) {
   if (*slot && strstr(*slot, text)) return; /* a lock's edge and a notify's from one thread: one mark */
   DrBuf b = {0};
@@ -293,10 +289,10 @@ void dr_tl_write_text(const DrTimeline *tl, FILE *out, int width, bool color) {
     const DrTlEvent *e = &tl->ev[i];
     int j = i;
     /* a run of local accesses of one thread, none marked, folds */
-    while (j < tl->nev && tl->ev[j].thread == e->thread && is_local_access(tl, &tl->ev[j]) && !x.race_mark[j] &&
+    while (j < tl->nev && tl->ev[j].thread == e->thread && dr_tl_is_local(tl, j) && !x.race_mark[j] &&
            !x.in_edge[j] && !x.out_edge[j])
       j++;
-    if (j - i >= 3) {
+    if (j - i >= DR_TL_FOLD_MIN) {
       char cell[64], gutter[24];
       snprintf(cell, sizeof cell, "… %d local accesses", j - i);
       snprintf(gutter, sizeof gutter, "%d", i);

@@ -170,6 +170,12 @@ static uint64_t access_key(const DrExplorer *x, const DrEvent *e) {
 /* A class's init state, as a location. */
 static uint64_t init_key(const DrClass *c) { return mix(0x1417, (uint64_t)(uint32_t)c->id); }
 
+/* The class of e's static access is being initialized, by t or (mine
+ * false) by another thread. */
+static bool in_init(const DrEvent *e, const DrThread *t, bool mine) {
+  return e->is_static && e->cls && e->cls->init_state == DR_INIT_RUNNING && (e->cls->init_thread == t) == mine;
+}
+
 /* What thread t's pending step is, for dependence. */
 static XEv step_of(DrExplorer *x, DrVM *vm, DrThread *t, DrEvent *e) {
   dr_sched_pending(vm, t, e);
@@ -185,7 +191,7 @@ static XEv step_of(DrExplorer *x, DrVM *vm, DrThread *t, DrEvent *e) {
     /* a class's initializer on its own statics: no other thread can touch
      * them before it ends (they wait for it), so they are ordered by the
      * initialization itself (init_op), whose start is the race */
-    if (e->is_static && e->cls && e->cls->init_state == DR_INIT_RUNNING && e->cls->init_thread == t) break;
+    if (in_init(e, t, true)) break;
     ev.op = e->kind == DR_EV_READ || e->kind == DR_EV_VREAD ? XOP_READ : XOP_WRITE;
     ev.loc = access_key(x, e);
     if (e->is_static && e->cls) ev.init_op = XOP_READ, ev.init_loc = init_key(e->cls);
@@ -304,7 +310,7 @@ static bool futile(DrVM *vm, DrThread *t) {
   dr_sched_pending(vm, t, &e);
   if (k == DR_EV_JOIN) return e.other && e.other->state != DR_TS_ENDED;
   /* a static of a class another thread is initializing: it would wait */
-  if (access) return e.is_static && e.cls && e.cls->init_state == DR_INIT_RUNNING && e.cls->init_thread != t;
+  if (access) return in_init(&e, t, false);
   const DrMonitor *m = e.obj ? e.obj->monitor : NULL;
   return m && m->owner && m->owner != t;
 }

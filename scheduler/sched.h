@@ -22,7 +22,7 @@ int dr_rng_waiter(DrRng *r, int n);
 int dr_rng_spurious(DrRng *r, int n);
 
 /* A JVM's run queue on one core (sched_runq.c): who has been ready
- * longest.  Update it at every pick, before choosing. */
+ * longest. */
 typedef struct {
   uint64_t *stamp;  /* per thread id: when it became ready (or went to the back) */
   bool *ready;      /* per thread id: enabled at the last update */
@@ -30,12 +30,14 @@ typedef struct {
   uint64_t clock, gen;
   bool seen;
 } DrRunQueue;
+/* Notes the threads that became ready since the last call (dr_rq_pick
+ * calls it; a scheduler that picks otherwise at some points calls it
+ * there too). */
 void dr_rq_update(DrRunQueue *q, DrVM *vm);
-/* t stops running while it could go on (a preemption, a yield): to the back. */
-void dr_rq_requeue(DrRunQueue *q, const DrThread *t);
-/* Among c[0..n), the thread ready longest other than avoid (avoid itself
- * if it is the only one). */
-DrThread *dr_rq_first(DrRunQueue *q, DrThread *const *c, int n, const DrThread *avoid);
+/* The JVM's choice among the candidates c[0..n): cur goes on at an event;
+ * when it blocks, is preempted or yields, the candidate ready longest
+ * (cur, if it could go on, to the back). */
+DrThread *dr_rq_pick(DrRunQueue *q, DrVM *vm, DrThread *cur, DrPickReason reason, DrThread *const *c, int n);
 void dr_rq_free(DrRunQueue *q);
 /* A scheduler's per-thread counter, by thread id, grown on demand and
  * zero until set. */

@@ -72,24 +72,14 @@ static DrThread *next_enabled(DrVM *vm, const DrThread *cur) {
 
 static bool is_yield(DrVM *vm, DrThread *cur) { return dr_sched_pending_kind(vm, cur) == DR_EV_YIELD; }
 
-/* The JVM's choice: cur goes on at an event; at a preemption or a yield
- * it goes to the back of the run queue; the front runs. */
-static DrThread *native_pick(Basic *b, DrVM *vm, DrThread *cur, DrPickReason reason) {
-  dr_rq_update(&b->rq, vm);
-  bool moves = reason == DR_PICK_PREEMPT || (reason != DR_PICK_BLOCKED && is_yield(vm, cur));
-  if (reason != DR_PICK_BLOCKED && !moves) return cur;
-  DrThread *const *en;
-  int n = dr_sched_enabled(vm, &en);
-  DrThread *t = dr_rq_first(&b->rq, en, n, moves ? cur : NULL);
-  if (moves && t != cur) dr_rq_requeue(&b->rq, cur);
-  return t;
-}
-
 static DrThread *basic_pick(DrScheduler *s, DrVM *vm, DrThread *cur, DrPickReason reason) {
   Basic *b = (Basic *)s;
   switch (b->kind) {
-  case KIND_NATIVE:
-    return native_pick(b, vm, cur, reason);
+  case KIND_NATIVE: {
+    DrThread *const *en;
+    int n = dr_sched_enabled(vm, &en);
+    return dr_rq_pick(&b->rq, vm, cur, reason, en, n);
+  }
   case KIND_NATIVE_RANDOM:
     if (reason == DR_PICK_BLOCKED) return random_enabled(b, vm, NULL);
     if (reason == DR_PICK_PREEMPT || is_yield(vm, cur)) return random_enabled(b, vm, cur);

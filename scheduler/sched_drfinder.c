@@ -250,16 +250,7 @@ static DrThread *granted(Drf *d, DrVM *vm, DrThread *t) {
 /* The thread to run among the candidates c[0..n) (enabled, not
  * suspended), as the base scheduler would choose it. */
 static DrThread *base_choice(Drf *d, DrVM *vm, DrThread *cur, DrPickReason reason, DrThread **c, int n) {
-  if (d->phase2) { /* native's choice (see the top of the file) */
-    bool cur_ok = false;
-    for (int i = 0; i < n && !cur_ok; i++) cur_ok = c[i] == cur;
-    bool move = reason != DR_PICK_EVENT || dr_sched_pending_kind(vm, cur) == DR_EV_YIELD;
-    if (cur_ok && !move) return cur;
-    /* the run queue's front, cur to the back, as native does */
-    DrThread *t = dr_rq_first(&d->rq, c, n, cur_ok ? cur : NULL);
-    if (cur_ok && t != cur) dr_rq_requeue(&d->rq, cur);
-    return t;
-  }
+  if (d->phase2) return dr_rq_pick(&d->rq, vm, cur, reason, c, n); /* native's (see the top of the file) */
   return c[dr_rng_below(&d->rng, (uint64_t)n)];
 }
 

@@ -35,12 +35,12 @@ void dr_rq_update(DrRunQueue *q, DrVM *vm) {
   }
 }
 
-void dr_rq_requeue(DrRunQueue *q, const DrThread *t) {
+static void requeue(DrRunQueue *q, const DrThread *t) {
   grow(q, t->id);
   q->stamp[t->id] = ++q->clock;
 }
 
-DrThread *dr_rq_first(DrRunQueue *q, DrThread *const *c, int n, const DrThread *avoid) {
+static DrThread *first(DrRunQueue *q, DrThread *const *c, int n, const DrThread *avoid) {
   DrThread *best = NULL;
   for (int i = 0; i < n; i++) {
     if (c[i] == avoid) continue;
@@ -49,6 +49,17 @@ DrThread *dr_rq_first(DrRunQueue *q, DrThread *const *c, int n, const DrThread *
     if (!best || q->stamp[c[i]->id] < q->stamp[best->id]) best = c[i];
   }
   return best ? best : n > 0 ? c[0] : NULL;
+}
+
+DrThread *dr_rq_pick(DrRunQueue *q, DrVM *vm, DrThread *cur, DrPickReason reason, DrThread *const *c, int n) {
+  dr_rq_update(q, vm);
+  bool cur_ok = false;
+  for (int i = 0; i < n && !cur_ok; i++) cur_ok = c[i] == cur;
+  bool moves = reason != DR_PICK_EVENT || dr_sched_pending_kind(vm, cur) == DR_EV_YIELD;
+  if (cur_ok && !moves) return cur;
+  DrThread *t = first(q, c, n, cur_ok ? cur : NULL);
+  if (cur_ok && t != cur) requeue(q, cur);
+  return t;
 }
 
 void dr_rq_free(DrRunQueue *q) {
