@@ -6,6 +6,7 @@
 #include "../include/drvm.h"
 #include "../vm/buf.h"
 #include "help.h"
+#include "hunt.h"
 #include "goal.h"
 #include "options.h"
 #include "repl.h"
@@ -125,6 +126,9 @@ static const char *const hunt_text =
     "                    native,contest,pct,drfinder:\n"
     "                    the paper's FT, CT, PCT and DR)\n"
     "  --depth D         drfinder's depth (default 12)\n"
+    "  --phase1 WHICH    drfinder's Phase I: detect, under FastTrack as\n"
+    "                    drfinder's run 1, its races counted (default); collect,\n"
+    "                    a run apart that only collects relations\n"
     "  --pct-depth D     pct's bug depth (default 3)\n"
     "  --pct-steps K     pct's k (default: the scheduling points of a plain pct run)\n"
     "  --jobs N          children at once (default 1); drfinder's runs stay in order\n"
@@ -397,6 +401,9 @@ bool dr_help_topic(const char *topic, FILE *out) {
     fputs(grade_exit_text, out);
   } else if (!strcmp(topic, "hunt")) {
     fputs(hunt_text, out);
+    fputs("\ndrfinder's own options, passed to its runs (drvm help run):\n", out);
+    for (int id = 0; id < DR_RO__COUNT; id++)
+      if (dr_hunt_passes_drfinder(id)) fprintf(out, "  %s %s\n", dr_ro_row((DrRoId)id)->name, dr_ro_arg((DrRoId)id));
   } else if (!strcmp(topic, "racefuzz")) {
     fputs(racefuzz_text, out);
   } else {

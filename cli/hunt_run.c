@@ -28,18 +28,26 @@ static void set_job(DrHuntJob *job, DrRunOpts *o, const DrHuntCommon *c, const c
   job->after = -1;
 }
 
+/* DrFinder's options given to the hunt, for one of its runs. */
+static void set_drf_options(DrRunOpts *o, const DrHunt *h) {
+  dr_ro_setf(o, DR_RO_DEPTH, "%d", h->depth);
+  for (int id = 0; id < DR_RO__COUNT; id++)
+    if (h->drf_option[id]) dr_ro_set(o, (DrRoId)id, h->drf_option[id]);
+}
+
 static void free_jobs(DrHuntJob *jobs, int n) {
   for (int i = 0; i < n; i++) dr_hunt_job_free(&jobs[i]);
   free(jobs);
 }
 
-/* The plain runs, PCT's calibration run and DrFinder's Phase I. */
+/* The plain runs, PCT's calibration run and DrFinder's Phase I (unless
+ * --phase1 detect makes Phase I DrFinder's run 1). */
 static int first_batch(DrHunt *h) {
   DrHuntCommon *c = &h->c;
   bool pct = false, drf = false;
   for (int i = 0; i < h->ntech; i++) {
     pct = pct || !strcmp(h->tech[i].name, "pct");
-    drf = drf || !strcmp(h->tech[i].name, "drfinder");
+    drf = drf || (!strcmp(h->tech[i].name, "drfinder") && !h->phase1_detect);
   }
   h->nbase = c->runs < 3 ? c->runs : 3;
   /* PCT draws its change points over k scheduling points, so k comes from
@@ -67,7 +75,7 @@ static int first_batch(DrHunt *h) {
   if (drf) {
     DrRunOpts o;
     dr_hunt_run_opts(&o, c, "drfinder", dr_hunt_run_seed(c->seed, "drfinder", 0), "none");
-    dr_ro_setf(&o, DR_RO_DEPTH, "%d", h->depth);
+    set_drf_options(&o, h);
     set_file(&o, c, DR_RO_MTR_OUT, "drfinder-mtr-%d.txt", 0);
     set_file(&o, c, DR_RO_RECORD, "drfinder-%d.rec", 0);
     set_file(&o, c, DR_RO_SCHED_REPORT, "drfinder-%d.sched.json", 0);
@@ -174,8 +182,11 @@ static void technique_job(DrHunt *h, DrHuntJob *job, int ti, int r) {
     dr_ro_setf(&again, DR_RO_DEPTH, "%d", h->pct_depth);
   }
   if (drf) {
-    dr_ro_setf(&o, DR_RO_DEPTH, "%d", h->depth);
-    set_file(&o, c, DR_RO_MTR_IN, "drfinder-mtr-%d.txt", r - 1);
+    set_drf_options(&o, h);
+    /* --phase1 detect: run 1 is Phase I (no relations in), under
+     * FastTrack, so that the races of its random order count and DR
+     * still makes exactly --runs runs (the paper's 6.3.2) */
+    if (r > 1 || !h->phase1_detect) set_file(&o, c, DR_RO_MTR_IN, "drfinder-mtr-%d.txt", r - 1);
     set_file(&o, c, DR_RO_MTR_OUT, "drfinder-mtr-%d.txt", r);
     /* the paper restarts a run DrFinder's suspensions deadlocked (5.4) */
     dr_ro_setf(&o, DR_RO_RESTARTS, "%d", DR_HUNT_RESTARTS);
@@ -274,6 +285,10 @@ static int read_run(DrHunt *h, const DrHuntJob *job, int ti, int r) {
   free(path);
   if (got < 0) return DRVM_EXIT_USAGE;
   if (dr_json_num(&sr, "uncaught", 0) > 0) run->exception = true;
+  if (h->phase1_detect && r == 1 && !strcmp(te->name, "drfinder")) { /* Phase I is this run */
+    h->phase1_seconds = run->cpu;
+    h->phase1_relations = (int)dr_json_num(&sr, "relations_out", 0);
+  }
   te->suspensions += (long long)dr_json_num(&sr, "suspensions", 0);
   te->thrashings += (long long)dr_json_num(&sr, "thrashings", 0);
   te->escorts += (long long)dr_json_num(&sr, "escorts", 0);

@@ -53,6 +53,12 @@ typedef struct {
   uint64_t base_points;
   double phase1_seconds;
   int phase1_relations;
+  /* --phase1 detect: DrFinder's Phase I runs under FastTrack as its run 1
+   * (false: a separate run that only collects relations, before run 1) */
+  bool phase1_detect;
+  /* drfinder's own scheduler options given to the hunt (--escorts...),
+   * by option row, passed to every DrFinder run; NULL: not given */
+  const char *drf_option[DR_RO__COUNT];
   DrHuntRace *races;
   int nraces, capraces;
   const char *timeline;        /* --timeline: each race's first witness drawn */

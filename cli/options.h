@@ -101,6 +101,9 @@ enum {
   X(RACE_PAIRS, "--race-pairs", NULL, NULL, DR_TO_SCHED, "race-pairs", DR_VAL(DR_V_FILE), DR_RR_REGISTRY,              \
     DR_F_STRICT, NULL)                                                                                                 \
   X(ESCORTS, "--escorts", NULL, NULL, DR_TO_SCHED, "escorts", DR_VAL(DR_V_REG), DR_RR_REGISTRY, DR_F_STRICT, NULL)    \
+  X(ORDER, "--order", NULL, NULL, DR_TO_SCHED, "order", DR_VAL(DR_V_REG), DR_RR_REGISTRY, DR_F_STRICT, NULL)          \
+  X(CANDIDATES, "--candidates", NULL, NULL, DR_TO_SCHED, "candidates", DR_VAL(DR_V_REG), DR_RR_REGISTRY, DR_F_STRICT, \
+    NULL)                                                                                                              \
   X(RESTARTS, "--restarts", NULL, "N", DR_TO_CLI, NULL, DR_VAL_INT(0, 1000, NULL), DR_RR_ATTEMPT, DR_F_NONEMPTY | DR_F_RUN_ONLY,       \
     "start a run over, up to N times, when it deadlocks after the scheduler suspended threads (drfinder; "             \
     "default 0)")                                                                                                      \

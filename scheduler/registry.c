@@ -66,6 +66,15 @@ static const DrSchedFactory factories[] = {
   X("escorts", "N", DR_OPT_INT, OFF(escorts), 1, 1000, NULL, "drfinder", true,                                        \
     "drfinder: how many may-trigger candidates are escorted in turn when a\n"                                          \
     "thread is suspended at a lock (default 1, the paper's; 1000: every one)")                                          \
+  X("order", "WHICH", DR_OPT_CHOICE, OFF(order), 0, 0, "arrival|previous", "drfinder", true,                           \
+    "drfinder: which order of two threads' acquisitions of one lock class\n"                                            \
+    "to reverse: arrival, this run's (the first to arrive waits; default);\n"                                            \
+    "previous, the order of the run --mtr-in came from, so that a chain of\n"                                          \
+    "runs alternates between the two orders")                                                                          \
+  X("candidates", "WHICH", DR_OPT_CHOICE, OFF(candidates), 0, 0, "live|able", "drfinder", true,                        \
+    "drfinder: the threads that may be escorted: live, any not ended nor in\n"                                          \
+    "join() or wait() (default); able, also not blocked at a monitor and with\n"                                       \
+    "an acquisition still ahead in its code")                                                                          \
   X("attempt", "N", DR_OPT_INT, OFF(attempt), 0, 1000, NULL, NULL, true,                                               \
     "how many times a deadlocked run was restarted before this one (drvm run --restarts)")
 

@@ -56,11 +56,29 @@ typedef struct {
   int pair;                /* racefuzzer: --pair N, the Nth pair of the file (1-based); 0 = all at once */
   int attempt;             /* 0, or how many times a deadlocked run was restarted before this one */
   int escorts;             /* drfinder: --escorts, candidates escorted in turn per suspension; 0 = default */
+  int order;               /* drfinder: --order, a DrDrfOrder; 0 = default */
+  int candidates;          /* drfinder: --candidates, a DrDrfCandidates; 0 = default */
   const char *rerun;       /* the command line that reruns this run, for messages: copy it, it is freed after creation; or NULL */
 } DrSchedOptions;
 
+/* drfinder's --order (registry.c's words, in this order): which of two
+ * threads meeting at locks of one class DrFinder lets go first. */
+typedef enum {
+  DR_DRF_ORDER_GIVEN = 0, /* not given: DR_DRF_DEFAULT_ORDER */
+  DR_DRF_ORDER_ARRIVAL,   /* the other one than this run's first arrival (the paper's reading) */
+  DR_DRF_ORDER_PREVIOUS,  /* the other one than the run --mtr-in came from showed first */
+} DrDrfOrder;
+/* drfinder's --candidates: which threads may be escorted. */
+typedef enum {
+  DR_DRF_CAND_GIVEN = 0, /* not given: DR_DRF_DEFAULT_CANDIDATES */
+  DR_DRF_CAND_LIVE,      /* alive, not in join() or wait(), current method with the relation */
+  DR_DRF_CAND_ABLE,      /* also not blocked at a monitor, and with an acquisition still ahead */
+} DrDrfCandidates;
+
 enum {
   DR_DRF_DEFAULT_DEPTH = 12,
+  DR_DRF_DEFAULT_ORDER = DR_DRF_ORDER_ARRIVAL,   /* measured: docs/hunting.md 9.1 */
+  DR_DRF_DEFAULT_CANDIDATES = DR_DRF_CAND_LIVE,  /* measured: docs/hunting.md 9.1 */
   DR_DRF_DEFAULT_ESCORTS = 1,  /* the paper's one (measured: tests/hunting.py, docs/hunting.md 9.1) */
   DR_DRF_ESCORT_SLEEP_NS = 5 * 1000 * 1000, /* an escorted thread's sleep DrFinder waits out: 5 ms */
   DR_PCT_DEFAULT_DEPTH = 3,

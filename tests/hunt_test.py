@@ -76,7 +76,10 @@ def test_hunt_replay_reproduces(drvm, tmp):
     dr = doc["techniques"]["drfinder"]
     for key in ("thrash_rate", "phase1_seconds", "escorts", "reversals", "giveups", "restarts"):
         assert key in dr, key
-    assert os.path.exists(os.path.join(d, "drfinder-mtr-0.txt"))
+    # --phase1 detect (the default): Phase I is DrFinder's run 1, no run apart
+    assert dr["phase1"] == "detect"
+    assert not os.path.exists(os.path.join(d, "drfinder-mtr-0.txt"))
+    assert os.path.exists(os.path.join(d, "drfinder-mtr-1.txt"))
     assert os.path.exists(os.path.join(d, "drfinder-3.rec"))
     found = [r for t in doc["techniques"].values() for r in t["races"]]
     assert found, "no race found on drfinder_fig2.dl: " + out
@@ -99,6 +102,12 @@ def test_hunt_bad_inputs(drvm, tmp):
         ["hunt", LOST, "--techniques", "native,native"],
         ["hunt", LOST, "--depth", "0"],
         ["hunt", LOST, "--frobnicate"],
+        ["hunt", LOST, "--phase1", "both"],
+        ["hunt", LOST, "--phase1"],
+        ["hunt", LOST, "--order", "backward"],
+        ["hunt", LOST, "--candidates", "all"],
+        ["hunt", LOST, "--escorts", "0"],
+        ["hunt", LOST, "--mtr-in", "x.txt"],
         ["hunt", LOST, "--seed"],
         ["racefuzz"],
         ["racefuzz", LOST, "--runs", "0"],
@@ -109,6 +118,29 @@ def test_hunt_bad_inputs(drvm, tmp):
         code, out, err = run(drvm, args + ["--dir", os.path.join(tmp, "bad")] if len(args) > 2 else args)
         assert code == 2, "%s: exit %d" % (args, code)
         assert err.startswith("drvm " + args[0] + ":"), "%s: stderr %r" % (args, err)
+
+
+def test_hunt_drfinder_options(drvm, tmp):
+    """--phase1 collect makes Phase I a run apart (drfinder-0, its relations
+    in drfinder-mtr-0.txt) that reports no races; drfinder's own options
+    reach every DrFinder run and no other technique's."""
+    d = os.path.join(tmp, "drfopts")
+    js = os.path.join(tmp, "drfopts.json")
+    code, out, err = run(drvm, ["hunt", FIG2, "--runs", "2", "--seed", "3", "--dir", d, "--json", js,
+                                "--techniques", "native,drfinder", "--phase1", "collect", "--order", "previous",
+                                "--candidates", "able", "--escorts", "2"])
+    assert code == 0, err
+    with open(js) as f:
+        dr = json.load(f)["techniques"]["drfinder"]
+    assert dr["phase1"] == "collect"
+    assert os.path.exists(os.path.join(d, "drfinder-mtr-0.txt"))
+    assert not os.path.exists(os.path.join(d, "drfinder-0.json")), "Phase I apart runs no detector"
+    for r in (0, 1, 2):
+        with open(os.path.join(d, "drfinder-%d.sched.json" % r)) as f:
+            rep = json.load(f)
+        assert rep["order"] == "previous" and rep["candidates"] == "able", (r, rep)
+    with open(os.path.join(d, "native-1.sched.json")) as f:
+        assert "order" not in json.load(f)
 
 
 def test_hunt_compile_error(drvm, tmp):
@@ -147,7 +179,8 @@ def test_racefuzz(drvm, tmp):
     assert os.path.exists(os.path.join(d, "pairs.txt"))
 
 
-TESTS = [test_hunt_same_seed_same_tables, test_hunt_replay_reproduces, test_hunt_bad_inputs, test_hunt_compile_error,
+TESTS = [test_hunt_same_seed_same_tables, test_hunt_replay_reproduces, test_hunt_bad_inputs, test_hunt_drfinder_options,
+         test_hunt_compile_error,
          test_help, test_racefuzz]
 
 

@@ -2,7 +2,10 @@
 """Evidence that the race-hunting techniques work (issue 6), through the
 drivers users run: `drvm hunt` and `drvm racefuzz`.
 
-  python3 tests/hunting.py ./drvm [--seeds N]
+  python3 tests/hunting.py ./drvm [--seeds N] [--suite-only] [--techniques L] [--hunt-args "..."]
+
+(--suite-only --techniques drfinder --hunt-args "--order previous" measures
+one DrFinder option on the race-hidden programs alone: docs/hunting.md 9.1.)
 
 Checks, each a pass/fail line, and prints the detection rates:
   * DrFinder's Figure 2 (lang-examples/drfinder_fig2.dl): for each of 20
@@ -10,7 +13,11 @@ Checks, each a pass/fail line, and prints the detection rates:
     (DrFinderFig2.x and .y); native finds them in clearly fewer runs.
   * the race-hidden programs of tests/races: every technique's detection
     rate over 10 runs x 20 seeds; DrFinder's must beat native, contest
-    and pct on the suite as a whole.
+    and pct on the suite as a whole, and expose every labeled race in at
+    least 90% of hunts; --order previous exposes the race the usual order
+    shows (hidden_unlocked_write_before_lock.dl) in every hunt.
+  * a deadlock the program reaches by itself after DrFinder's suspensions
+    is not restarted; one its escorts walk into is.
   * RaceFuzzer's Figure 2 race is created in every run (probability 1) and
     its Figure 1 non-race on x is never created nor reported by FastTrack.
   * every race a hunt or racefuzz reports is found again by replaying the
@@ -35,8 +42,9 @@ FIG2 = os.path.join(ROOT, "lang-examples", "drfinder_fig2.dl")
 FIG2_SHORT = os.path.join(ROOT, "tests", "hunting", "drfinder_fig2_short.dl")
 RF_FIG1 = os.path.join(ROOT, "lang-examples", "racefuzzer_fig1.dl")
 RF_FIG2 = os.path.join(ROOT, "lang-examples", "racefuzzer_fig2.dl")
-TECHNIQUES = ("native", "contest", "pct", "drfinder")
+TECHNIQUES = ["native", "contest", "pct", "drfinder"]
 RUNS = 10
+HUNT_ARGS = []  # --hunt-args: more options for every drvm hunt
 
 
 class Result:
@@ -58,7 +66,7 @@ def hunt(drvm, prog, seed, techniques, tmp):
     d = os.path.join(tmp, "hunt-%s-%d-%s" % (os.path.basename(prog), seed, "-".join(techniques)))
     js = d + ".json"
     cmd = [drvm, "hunt", prog, "--runs", str(RUNS), "--seed", str(seed), "--techniques", ",".join(techniques),
-           "--dir", d, "--json", js]
+           "--dir", d, "--json", js] + HUNT_ARGS
     p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=600)
     if p.returncode != 0:
         return None, "%s: exit %d\n%s" % (" ".join(cmd), p.returncode, p.stderr.decode(errors="replace")[-2000:])
@@ -149,6 +157,7 @@ def hidden_suite(drvm, seeds, tmp, res, pool):
         for s in range(1, seeds + 1):
             jobs[(p, s)] = pool.submit(hunt, drvm, p, s, TECHNIQUES, tmp)
     confirm = []
+    hunts_of = {}             # program -> its hunts' JSON
     for p in progs:
         labels = labels_of(p)
         row = rates.setdefault(os.path.basename(p), {t: [0, 0] for t in TECHNIQUES})
@@ -158,6 +167,7 @@ def hidden_suite(drvm, seeds, tmp, res, pool):
             if h is None:
                 res.check(False, "hunt %s seed %d" % (os.path.basename(p), s), err)
                 continue
+            hunts_of.setdefault(os.path.basename(p), []).append(h)
             for t in TECHNIQUES:
                 races = h["techniques"][t]["races"]
                 for lab in labels:
@@ -182,20 +192,87 @@ def hidden_suite(drvm, seeds, tmp, res, pool):
     print("  %-40s" % "total" + "".join("%13s" % ("%d/%d" % tuple(total[t])) for t in TECHNIQUES))
     print("  %-40s" % "rate" + "".join("%12.1f%%" % (100.0 * total[t][0] / max(total[t][1], 1)) for t in TECHNIQUES))
     print_hunt_shares(hunts, seeds)
-    # DrFinder's reversal of the usual order finds these in every run (docs/hunting.md 9.1);
-    # a thread blocked in join() or wait() taken as a candidate, a Runnable's
-    # run() not seen as current, or a sleeping escort given up, each breaks some
-    for name in ("hidden_drfinder_distinct_locks.dl", "hidden_inherited_field.dl", "hidden_static_sync_method.dl",
-                 "hidden_symmetric_workers.dl", "hidden_runnable_sleep_before_lock.dl", "hidden_lock_after_write.dl"):
-        got, of = rates.get(name, {}).get("drfinder", [0, 0])
-        res.check(of > 0 and got == of, "%s: drfinder finds the labeled races in every run" % name,
-                  "%d of %d race-runs" % (got, of))
+    # DrFinder's reversal of the usual order finds these in every Phase II run
+    # (docs/hunting.md 9.1; run 1 is Phase I's random order with --phase1
+    # detect, the default); a thread blocked in join() or wait() taken as a
+    # candidate, a Runnable's run() not seen as current, or a sleeping escort
+    # given up, each breaks some
+    if "drfinder" in TECHNIQUES and not HUNT_ARGS:
+        for name in ("hidden_drfinder_distinct_locks.dl", "hidden_inherited_field.dl", "hidden_static_sync_method.dl",
+                     "hidden_symmetric_workers.dl", "hidden_runnable_sleep_before_lock.dl", "hidden_lock_after_write.dl"):
+            got, of = phase2_runs(os.path.join(ROOT, "tests", "races", name), hunts_of.get(name, []))
+            res.check(of > 0 and got == of, "%s: drfinder finds the labeled races in every Phase II run" % name,
+                      "%d of %d runs" % (got, of))
+        share = 100.0 * sum(hunts[n]["drfinder"][0] for n in hunts) / max(sum(hunts[n]["drfinder"][1] for n in hunts), 1)
+        # the issue's goal, met with --phase1 detect (84.2% without); few seeds measure too coarsely
+        res.check(seeds < 10 or share >= 90.0, "race-hidden suite: drfinder exposes every labeled race in >= 90%% "
+                  "of hunts", "%.1f%%" % share)
     for t in ("native", "contest", "pct"):
+        if t not in TECHNIQUES or "drfinder" not in TECHNIQUES:
+            continue
         res.check(total["drfinder"][0] > total[t][0], "race-hidden suite: drfinder finds more than %s" % t,
                   "drfinder %d, %s %d" % (total["drfinder"][0], t, total[t][0]))
     for r in confirm:
         ok, cmd = replay_confirms(drvm, r, tmp)
         res.check(ok, "race-hidden suite: replaying confirms %s" % r["location"], cmd)
+
+
+def phase2_runs(prog, hunts):
+    """DrFinder's Phase II runs of the hunts (runs 2.. with --phase1 detect,
+    every run with collect) that reported every labeled race of prog: (runs
+    that did, runs), from each run's own race report in the hunt's
+    directory."""
+    labels = labels_of(prog)
+    got = of = 0
+    for h in hunts:
+        first = 2 if h["techniques"]["drfinder"].get("phase1") == "detect" else 1
+        for r in range(first, RUNS + 1):
+            try:
+                with open(os.path.join(h["dir"], "drfinder-%d.json" % r)) as f:
+                    races = [dict(x, key=x["location"]) for x in json.load(f)["races"]]
+            except (OSError, ValueError, KeyError):
+                races = []
+            got += all(any(matches(lab, x) for x in races) for lab in labels)
+            of += 1
+    return got, of
+
+
+def order_previous(drvm, seeds, tmp, res, pool):
+    """--order previous: the chain alternates the two orders, so the race
+    the usual order shows and DrFinder's reversal hides is in every hunt,
+    in about half of the Phase II runs (with --order arrival, only when
+    Phase I's random order happens to show it)."""
+    prog = os.path.join(ROOT, "tests", "races", "hidden_unlocked_write_before_lock.dl")
+    futures = [pool.submit(hunt_with, drvm, prog, s, tmp, ["--order", "previous"]) for s in range(1, seeds + 1)]
+    every, runs = True, [0, 0]
+    for s, fu in zip(range(1, seeds + 1), futures):
+        h, err = fu.result()
+        if h is None:
+            res.check(False, "--order previous hunt, seed %d" % s, err)
+            return
+        found = any(matches("Flags.mode", r) for r in h["techniques"]["drfinder"]["races"])
+        every = every and found
+        got, of = phase2_runs(prog, [h])
+        runs[0] += got
+        runs[1] += of
+    print("--order previous on hidden_unlocked_write_before_lock.dl: %d hunts; Phase II runs exposing the race: %d/%d"
+          % (seeds, runs[0], runs[1]))
+    res.check(every, "--order previous: every hunt exposes hidden_unlocked_write_before_lock.dl's race")
+    res.check(runs[1] > 0 and 3 * runs[0] >= runs[1] and 3 * runs[0] <= 2 * runs[1],
+              "--order previous: the chain alternates (a third to two thirds of Phase II runs expose it)",
+              "%d of %d" % tuple(runs))
+
+
+def hunt_with(drvm, prog, seed, tmp, args):
+    d = os.path.join(tmp, "hunt-%s-%d-%s" % (os.path.basename(prog), seed, "".join(args)))
+    js = d + ".json"
+    cmd = [drvm, "hunt", prog, "--runs", str(RUNS), "--seed", str(seed), "--techniques", "drfinder", "--dir", d,
+           "--json", js] + args
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=600)
+    if p.returncode != 0:
+        return None, "%s: exit %d\n%s" % (" ".join(cmd), p.returncode, p.stderr.decode(errors="replace")[-2000:])
+    with open(js) as f:
+        return json.load(f), None
 
 
 def print_hunt_shares(hunts, seeds):
@@ -286,6 +363,43 @@ LOCK_ORDER = """public class LockOrder {
 """
 
 
+OWN_DEADLOCK = """public class OwnDeadlock {
+  static final Object lock = new Object();
+  static int n;
+  static class W extends Thread {
+    public void run() { synchronized (lock) { n++; } }
+  }
+  public static void main(String[] args) throws Exception {
+    Thread a = new W(), b = new W();
+    a.start(); b.start(); a.join(); b.join();
+    Object never = new Object();
+    synchronized (never) { never.wait(); }
+  }
+}
+"""
+
+
+def own_deadlock(drvm, tmp, res):
+    """DrFinder reverses a and b, which end; then main waits for a notify
+    nobody sends: the program's own deadlock, whatever the order, which a
+    restart would only repeat.  It is reported, not restarted."""
+    prog = os.path.join(tmp, "own_deadlock.dl")
+    with open(prog, "w") as f:
+        f.write(OWN_DEADLOCK)
+    mtr = os.path.join(tmp, "own_deadlock.mtr")
+    subprocess.run([drvm, "run", "--sched", "drfinder", "--detector", "none", "--seed", "1", "--mtr-out", mtr, prog],
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=60)
+    rep = os.path.join(tmp, "own_deadlock.json")
+    p = subprocess.run([drvm, "run", "--sched", "drfinder", "--seed", "1", "--mtr-in", mtr, "--restarts", "3",
+                        "--sched-report", rep, prog], stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
+    err = p.stderr.decode(errors="replace")
+    with open(rep) as f:
+        got = json.load(f)
+    res.check(p.returncode == 4 and "restarting" not in err and got["reversals"] >= 1 and got["restarts"] == 0,
+              "drfinder --restarts: the program's own deadlock after a reversal is reported, not restarted",
+              "exit %d, report %s\n%s" % (p.returncode, got, err[-600:]))
+
+
 def restarts(drvm, tmp, res):
     """A lock-order deadlock that DrFinder's escorts walk into: --restarts
     starts the run over, counts it, and the seed line says how to get back
@@ -320,17 +434,27 @@ def main():
     ap.add_argument("drvm")
     ap.add_argument("--seeds", type=int, default=20)
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--suite-only", action="store_true", help="only the race-hidden programs of tests/races")
+    ap.add_argument("--techniques", default=",".join(TECHNIQUES), help="the techniques the suite's hunts compare")
+    ap.add_argument("--hunt-args", default="", help="more options for every drvm hunt, e.g. \"--order previous\"")
     a = ap.parse_args()
+    TECHNIQUES[:] = a.techniques.split(",")
+    HUNT_ARGS[:] = shlex.split(a.hunt_args)
     drvm = os.path.abspath(a.drvm)
     tmp = tempfile.mkdtemp(prefix="drvm-hunting-")
     res = Result()
     try:
         with concurrent.futures.ThreadPoolExecutor(a.jobs) as pool:
-            fig2(drvm, a.seeds, tmp, res, pool)
-            fig2(drvm, a.seeds, tmp, res, pool, FIG2_SHORT, "DrFinderFig2Short", "Figure 2 with short loops")
+            if not a.suite_only:
+                fig2(drvm, a.seeds, tmp, res, pool)
+                fig2(drvm, a.seeds, tmp, res, pool, FIG2_SHORT, "DrFinderFig2Short", "Figure 2 with short loops")
             hidden_suite(drvm, a.seeds, tmp, res, pool)
-        racefuzzer(drvm, tmp, res)
-        restarts(drvm, tmp, res)
+            if not a.suite_only:
+                order_previous(drvm, a.seeds, tmp, res, pool)
+        if not a.suite_only:
+            racefuzzer(drvm, tmp, res)
+            restarts(drvm, tmp, res)
+            own_deadlock(drvm, tmp, res)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     print("hunting: %d passed, %d failed" % (res.passed, res.failed))

@@ -55,6 +55,30 @@ static bool set_value(const DrOptSpec *sp, const char *v, void *base, DrStrPool 
     *(double *)field = p;
     return true;
   }
+  case DR_OPT_CHOICE: {
+    /* a word of "a|b|c" names a setting, so a typo is an error, not a
+     * silent default */
+    size_t n = strlen(v);
+    int index = 0;
+    for (const char *w = sp->what; *v && w; index++) {
+      const char *bar = strchr(w, '|');
+      size_t len = bar ? (size_t)(bar - w) : strlen(w);
+      if (len == n && !strncmp(w, v, n)) {
+        *(int *)field = index + 1; /* 0 stays "not given", so the default is the scheduler's */
+        return true;
+      }
+      w = bar ? bar + 1 : NULL;
+    }
+    char words[256];
+    size_t len = 0;
+    for (const char *c = sp->what ? sp->what : ""; *c && len + 5 < sizeof words; c++) {
+      if (*c != '|') words[len++] = *c;
+      else len += (size_t)snprintf(words + len, sizeof words - len, " or ");
+    }
+    words[len] = 0;
+    snprintf(err, errsize, "%s takes %s, not '%s'", sp->e.name, words, v);
+    return false;
+  }
   case DR_OPT_STR:
     if (!*v) break;
     DR_PUSH(pool->items, pool->count, pool->cap, dr_strdup(v));

@@ -14,6 +14,7 @@ typedef enum {
   DR_OPT_INT,    /* int in [min, max] */
   DR_OPT_PROB,   /* double in [0, 1] */
   DR_OPT_STR,    /* const char *, non-empty (kept in a DrStrPool) */
+  DR_OPT_CHOICE, /* int: 1 + the index of the value among the words of `what` ("a|b|c"); 0 when not given */
 } DrOptKind;
 
 typedef struct {
@@ -21,7 +22,8 @@ typedef struct {
   DrOptKind kind;
   size_t offset; /* of the field in the options struct */
   long long min, max; /* DR_OPT_INT */
-  const char *what;   /* a bad value's words ("a pair number 1, 2, ..."); NULL: from the kind */
+  const char *what;   /* a bad value's words ("a pair number 1, 2, ..."); NULL: from the kind;
+                         DR_OPT_CHOICE: the values, "a|b|c" */
 } DrOptSpec;
 
 /* Strings the parsed options point to, freed together. */

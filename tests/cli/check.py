@@ -69,7 +69,7 @@ def usage_errors():
         (["run", "--frob", LOST], "unknown option '--frob'"),
         (["run", "--replay", "a", "--replay-prefix", "b", LOST],
          "--replay-prefix: give one recording (--replay or --replay-prefix), once"),
-        (["run", "--mtr-out", "m", LOST], "--mtr-in, --mtr-out and --escorts go with --sched drfinder"),
+        (["run", "--mtr-out", "m", LOST], "--mtr-in, --mtr-out, --escorts, --order and --candidates go with --sched drfinder"),
         (["run", "--sched", "pct", "--race-pairs", "p", LOST], "--race-pairs and --pair go with --sched racefuzzer"),
         (["check", "--sched", "random", LOST], "--sched is an option of drvm run, not of drvm check"),
         (["check", LOST, "extra"], "unexpected argument 'extra'"),

@@ -181,6 +181,21 @@ static void test_file_errors(DrCheck *t) {
   fclose(f);
   CHECK(t, !dr_mtr_load(&m, &vm, p, &unknown, err, sizeof err));
   dr_mtr_free(&m);
+  /* the third column, the first acquisition: a positive number */
+  f = fopen(p, "w");
+  fputs("W.run()\tLog\t7\nW.enter()\tLog\t0\n", f);
+  fclose(f);
+  CHECK(t, !dr_mtr_load(&m, &vm, p, &unknown, err, sizeof err));
+  CHECK(t, strstr(err, ":2: expected 'method<TAB>lock class'") != NULL);
+  dr_mtr_free(&m);
+  f = fopen(p, "w");
+  fputs("W.run()\tLog\t7\nW.run()\tLog\t3\nW.enter()\tLog\n", f);
+  fclose(f);
+  CHECK(t, dr_mtr_load(&m, &vm, p, &unknown, err, sizeof err));
+  CHECK(t, m.count == 2);
+  CHECK(t, dr_mtr_first(&m, method_named(&vm, "W", "run()"), class_named(&vm, "Log")) == 3); /* the earliest */
+  CHECK(t, dr_mtr_first(&m, method_named(&vm, "W", "enter()"), class_named(&vm, "Log")) == 0);
+  dr_mtr_free(&m);
   remove(p);
   CHECK(t, !dr_mtr_load(&m, &vm, p, &unknown, err, sizeof err)); /* gone */
   CHECK(t, strstr(err, "No such file") != NULL);
@@ -188,10 +203,186 @@ static void test_file_errors(DrCheck *t) {
   dr_vm_free(&vm);
 }
 
+/* Writes text to a new temporary file; its name into path (a mkstemp
+ * template). */
+static bool write_temp(char *path, const char *text) {
+  int fd = mkstemp(path);
+  if (fd < 0) return false;
+  FILE *f = fdopen(fd, "w");
+  fputs(text, f);
+  return fclose(f) == 0;
+}
+
+/* Phase I, depth 1, on a program whose only acquisition in inner() is
+ * reentrant: Algorithm 1 takes every acquisition, so mt(inner, R) is
+ * collected; and the third column numbers the acquisitions. */
+static void test_reentrant_and_first(DrCheck *t) {
+  static const char *const prog = "public class Main {\n"
+                                  "  public static void main(String[] a) throws Exception {\n"
+                                  "    R r = new R(); r.outer(); System.out.println(r.n);\n"
+                                  "  }\n"
+                                  "}\n"
+                                  "class Q { }\n"
+                                  "class R {\n"
+                                  "  int n; Q q = new Q();\n"
+                                  "  void outer() { synchronized (q) { n++; } synchronized (this) { inner(); } }\n"
+                                  "  void inner() { synchronized (this) { n++; } }\n"
+                                  "}\n";
+  char p1[] = "/tmp/drvm-mtr-XXXXXX";
+  CHECK(t, write_temp(p1, ""));
+  DrVM vm;
+  dr_vm_init(&vm);
+  DrClass *main = compile_text(&vm, prog, "reent.dl");
+  CHECK(t, main != NULL);
+  if (!main) return;
+  DrSchedOptions so = {.seed = 1, .noise = -1, .mtr_out = p1, .depth = 1};
+  int status;
+  free(run_order(&vm, main, "drfinder", &so, &status));
+  CHECK(t, status == 0);
+  DrMtr m = {0};
+  int unknown;
+  char err[300] = "";
+  CHECK(t, dr_mtr_load(&m, &vm, p1, &unknown, err, sizeof err));
+  DrMethod *outer = method_named(&vm, "R", "outer()"), *inner = method_named(&vm, "R", "inner()");
+  DrClass *r = class_named(&vm, "R"), *q = class_named(&vm, "Q");
+  CHECK(t, outer && inner && r && q);
+  if (outer && inner && r && q) {
+    CHECK(t, dr_mtr_has(&m, inner, r)); /* reentrant: collected */
+    CHECK(t, m.count == 3);
+    /* acquisitions in the run's order: q 1, this 2, this again (reentrant) 3 */
+    CHECK(t, dr_mtr_first(&m, outer, q) == 1 && dr_mtr_first(&m, outer, r) == 2 && dr_mtr_first(&m, inner, r) == 3);
+  }
+  dr_mtr_free(&m);
+  dr_vm_free(&vm);
+  remove(p1);
+}
+
+/* A and B lock one Log; A (started first, no work) locks first natively. */
+static const char *const two_prog = "public class Main {\n"
+                                    "  public static void main(String[] a) throws Exception {\n"
+                                    "    Log log = new Log(); A x = new A(log); B y = new B(log);\n"
+                                    "    x.start(); y.start(); x.join(); y.join();\n"
+                                    "    System.out.println(log.s);\n"
+                                    "  }\n"
+                                    "}\n"
+                                    "class Log { String s = \"\"; }\n"
+                                    "class A extends Thread {\n"
+                                    "  Log log; A(Log l) { log = l; }\n"
+                                    "  public void run() { synchronized (log) { log.s = log.s + \"A\"; } }\n"
+                                    "}\n"
+                                    "class B extends Thread {\n"
+                                    "  Log log; B(Log l) { log = l; }\n"
+                                    "  public void run() {\n"
+                                    "    int k = 0;\n"
+                                    "    for (int i = 0; i < 3000; i++) k += i;\n"
+                                    "    synchronized (log) { log.s = log.s + \"B\"; }\n"
+                                    "  }\n"
+                                    "}\n";
+
+/* One Phase II run of two_prog with relations from in (and order);
+ * its output, its relations written to out (if not NULL). */
+static char *run_two(uint64_t seed, const char *in, const char *out, int order) {
+  DrVM v;
+  dr_vm_init(&v);
+  DrClass *mc = compile_text(&v, two_prog, "two.dl");
+  DrSchedOptions so = {.seed = seed, .noise = -1, .mtr_in = in, .mtr_out = out, .order = order};
+  int status;
+  char *got = run_order(&v, mc, "drfinder", &so, &status);
+  dr_vm_free(&v);
+  return got;
+}
+
+/* --order previous reverses the order of the run the relations came
+ * from, so a chain alternates; arrival reverses this run's, every time. */
+static void test_order_previous(DrCheck *t) {
+  char ab[] = "/tmp/drvm-mtr-XXXXXX", ba[] = "/tmp/drvm-mtr-XXXXXX", plain[] = "/tmp/drvm-mtr-XXXXXX";
+  char o1[] = "/tmp/drvm-mtr-XXXXXX", o2[] = "/tmp/drvm-mtr-XXXXXX";
+  CHECK(t, write_temp(ab, "A.run()\tLog\t1\nB.run()\tLog\t2\n"));
+  CHECK(t, write_temp(ba, "A.run()\tLog\t2\nB.run()\tLog\t1\n"));
+  CHECK(t, write_temp(plain, "A.run()\tLog\nB.run()\tLog\n"));
+  CHECK(t, write_temp(o1, "") && write_temp(o2, ""));
+  int ok_arrival = 0, ok_prev_ab = 0, ok_prev_ba = 0, ok_plain = 0, ok_chain = 0;
+  for (uint64_t seed = 1; seed <= 5; seed++) {
+    char *s1 = run_two(seed, ba, NULL, DR_DRF_ORDER_ARRIVAL);
+    char *s2 = run_two(seed, ab, o1, DR_DRF_ORDER_PREVIOUS);
+    char *s3 = run_two(seed, ba, NULL, DR_DRF_ORDER_PREVIOUS);
+    char *s4 = run_two(seed, plain, NULL, DR_DRF_ORDER_PREVIOUS);
+    char *s5 = run_two(seed, o1, o2, DR_DRF_ORDER_PREVIOUS); /* o1: s2's run, B first */
+    ok_arrival += !strcmp(s1, "BA\n");
+    ok_prev_ab += !strcmp(s2, "BA\n");
+    ok_prev_ba += !strcmp(s3, "AB\n");
+    ok_plain += !strcmp(s4, "BA\n"); /* no numbers: as arrival */
+    ok_chain += !strcmp(s5, "AB\n");
+    free(s1), free(s2), free(s3), free(s4), free(s5);
+  }
+  CHECK(t, ok_arrival == 5);
+  CHECK(t, ok_prev_ab == 5);
+  CHECK(t, ok_prev_ba == 5);
+  CHECK(t, ok_plain == 5);
+  CHECK(t, ok_chain == 5);
+  remove(ab), remove(ba), remove(plain), remove(o1), remove(o2);
+}
+
+/* --candidates able: B locks the Log, starts A and loops; A arrives at
+ * the Log while B is past its only lock.  live escorts B (its run() has
+ * the relation) to its end, so A sees B done; able lets A go at once. */
+static void test_candidates_able(DrCheck *t) {
+  static const char *const prog = "public class Main {\n"
+                                  "  static boolean done;\n"
+                                  "  public static void main(String[] a) throws Exception {\n"
+                                  "    Log log = new Log(); A x = new A(log); B y = new B(log, x);\n"
+                                  "    y.start(); y.join(); x.join();\n"
+                                  "    System.out.println(log.s);\n"
+                                  "  }\n"
+                                  "}\n"
+                                  "class Log { String s = \"\"; }\n"
+                                  "class A extends Thread {\n"
+                                  "  Log log; A(Log l) { log = l; }\n"
+                                  "  public void run() {\n"
+                                  "    int k = 0;\n"
+                                  "    for (int i = 0; i < 5000; i++) k += i;\n"
+                                  "    synchronized (log) { log.s = log.s + (Main.done ? \"late\" : \"A\"); }\n"
+                                  "  }\n"
+                                  "}\n"
+                                  "class B extends Thread {\n"
+                                  "  Log log; A a; B(Log l, A x) { log = l; a = x; }\n"
+                                  "  public void run() {\n"
+                                  "    synchronized (log) { log.s = log.s + \"B\"; }\n"
+                                  "    a.start();\n"
+                                  "    int k = 0;\n"
+                                  "    for (int i = 0; i < 200000; i++) k += i;\n"
+                                  "    Main.done = true;\n"
+                                  "  }\n"
+                                  "}\n";
+  char in[] = "/tmp/drvm-mtr-XXXXXX";
+  CHECK(t, write_temp(in, "A.run()\tLog\nB.run()\tLog\n"));
+  int live = 0, able = 0;
+  for (uint64_t seed = 1; seed <= 5; seed++) {
+    for (int c = DR_DRF_CAND_LIVE; c <= DR_DRF_CAND_ABLE; c++) {
+      DrVM v;
+      dr_vm_init(&v);
+      DrClass *mc = compile_text(&v, prog, "able.dl");
+      DrSchedOptions so = {.seed = seed, .noise = -1, .mtr_in = in, .candidates = c};
+      int status;
+      char *got = run_order(&v, mc, "drfinder", &so, &status);
+      if (c == DR_DRF_CAND_LIVE) live += !strcmp(got, "Blate\n");
+      else able += !strcmp(got, "BA\n");
+      free(got);
+      dr_vm_free(&v);
+    }
+  }
+  CHECK(t, live == 5);
+  CHECK(t, able == 5);
+  remove(in);
+}
+
 int main(void) {
   DrCheck t = {0, 0};
   test_set(&t);
   test_phases(&t);
   test_file_errors(&t);
+  test_reentrant_and_first(&t);
+  test_order_previous(&t);
+  test_candidates_able(&t);
   return CHECK_DONE(&t);
 }
