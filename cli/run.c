@@ -4,6 +4,7 @@
 
 #include "help.h"
 #include "minimize.h"
+#include "confirm.h"
 #include "run.h"
 
 /* The failed API call's message; a usage error's exit status. */
@@ -64,7 +65,7 @@ static bool set_detector(const DrRun *r, DrVM *vm) {
 }
 
 /* Runs the compiled program; *restart: the scheduler asks for a fresh run. */
-static int run_program(const DrRun *r, DrVM *vm, bool *restart) {
+static int run_program(const DrRun *r, DrVM *vm, bool *restart, DrPredictions *predicted) {
   const DrRunOpts *o = &r->o;
   const char *trace = dr_ro_get(o, DR_RO_TRACE);
   if (!set_scheduler(r, vm)) return api_error(vm);
@@ -73,7 +74,9 @@ static int run_program(const DrRun *r, DrVM *vm, bool *restart) {
   if (!set_detector(r, vm)) return DRVM_EXIT_USAGE;
   if (r->tl && !dr_tl_attach(r->tl, vm)) return api_error(vm);
   DrvmResult res;
-  int status = drvm_run(vm, o->nargs, (const char *const *)o->args, &res);
+  if (!drvm_start(vm, o->nargs, (const char *const *)o->args) || !drvm_run_to_end(vm)) return api_error(vm);
+  dr_predictions_collect(vm, predicted); /* before drvm_finish ends the detector */
+  int status = drvm_finish(vm, &res);
   if (status < 0) return api_error(vm);
   if (r->tl) {
     dr_tl_finish(r->tl, vm, drvm_outcome_word(res.outcome));
@@ -89,7 +92,7 @@ static int run_program(const DrRun *r, DrVM *vm, bool *restart) {
 }
 
 /* One VM: compile, then check, disassemble or run. */
-static int run_vm(const DrRun *r, bool *restart) {
+static int run_vm(const DrRun *r, bool *restart, DrPredictions *predicted) {
   *restart = false;
   bool run = !strcmp(r->cmd, "run");
   char *rerun = NULL;
@@ -118,7 +121,7 @@ static int run_vm(const DrRun *r, bool *restart) {
   } else if (!strcmp(r->cmd, "disasm")) {
     if (!drvm_disassemble(vm, dr_ro_given(&r->o, DR_RO_ALL), stdout)) status = api_error(vm);
   } else if (run) {
-    status = run_program(r, vm, restart);
+    status = run_program(r, vm, restart, predicted);
   }
   drvm_free(vm);
   return status;
@@ -181,18 +184,26 @@ int dr_cmd_run(int argc, char **argv) {
     else status = dr_minimize(&r.o, r.recording, r.text, r.len, recorded_seed(&r));
     go = false;
   }
+  DrPredictions predicted = {0};
   for (bool restart = go; restart;) {
     if (dr_ro_given(&r.o, DR_RO_TIMELINE)) {
       dr_tl_free(r.tl); /* a restart draws anew */
       r.tl = dr_tl_new(DR_TL_LIMIT);
     }
-    status = run_vm(&r, &restart);
+    dr_predictions_free(&predicted); /* a restart predicts anew */
+    status = run_vm(&r, &restart, &predicted);
     if (!restart || r.attempt >= r.restarts) break;
     /* the scheduler's suspensions may have caused the deadlock */
     r.attempt++;
     fprintf(stderr, "drvm: %s suspended threads in this run; restarting it (restart %d of at most %d)\n\n",
             dr_ro_get(&r.o, DR_RO_SCHED), r.attempt, r.restarts);
   }
+  if (predicted.n && (status == 0 || status == r.race_exit)) {
+    int confirmed = 0, st = dr_confirm(&r, &predicted, &confirmed);
+    if (st) status = st;
+    else if (confirmed) status = r.race_exit;
+  }
+  dr_predictions_free(&predicted);
   free(r.text);
   dr_tl_free(r.tl);
   dr_ro_free(&r.o);
