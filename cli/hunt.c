@@ -12,7 +12,7 @@
 /* DrFinder's names for the techniques, for the table. */
 static const char *const tech_names[][2] = {{"native", "FT"},  {"contest", "CT"}, {"pct", "PCT"},
                                             {"drfinder", "DR"}, {"random", "RND"}, {"rr", "RR"},
-                                            {"native-random", "NR"}};
+                                            {"native-random", "NR"}, {"predict", "WCP"}};
 
 static const char *tech_label(const char *name) {
   for (int i = 0; i < (int)DR_ARRAY_LEN(tech_names); i++)
