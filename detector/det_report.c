@@ -274,7 +274,7 @@ static void json_stack(DrDet *d, DrJsonW *w, uint32_t ctx) {
   dr_jw_end(w, ']');
 }
 
-static void json_access(DrDet *d, DrJsonW *w, const char *key, const DrAccess *a, const char *stmt) {
+static void json_access(DrDet *d, DrJsonW *w, const char *key, const DrAccess *a) {
   char nb[128];
   dr_jw_begin_flat(w, key, '{');
   dr_jw_str(w, "kind", a->write ? "write" : "read");
@@ -282,7 +282,6 @@ static void json_access(DrDet *d, DrJsonW *w, const char *key, const DrAccess *a
   dr_jw_uint(w, "tid", a->tid);
   dr_jw_uint(w, "clock", a->clock);
   dr_jw_str(w, "locks", dr_det_lockset_text(d, dr_det_ctx_lockset(d, a->ctx)));
-  dr_jw_str(w, "statement", stmt);
   json_stack(d, w, a->ctx);
   dr_jw_end(w, '}');
 }
@@ -297,9 +296,9 @@ static void json_race(DrDet *d, DrJsonW *w, const DrRace *r) {
   if (r->alloc_site) dr_jw_str(w, "allocated_at", r->alloc_site);
   dr_jw_wrap(w);
   if (r->predicted) dr_jw_bool(w, "predicted", true);
-  json_access(d, w, "access", &r->cur, r->stmt);
+  json_access(d, w, "access", &r->cur);
   dr_jw_wrap(w);
-  json_access(d, w, "previous", &r->prev, r->prev_stmt);
+  json_access(d, w, "previous", &r->prev);
   dr_jw_wrap(w);
   dr_jw_str(w, "explanation", r->why);
   dr_jw_end(w, '}');
@@ -316,7 +315,7 @@ static bool write_json(DrDet *d, const char *path) {
   for (int i = 0; i < d->nraces; i++) json_race(d, &w, &d->races[i]);
   dr_jw_end(&w, ']');
   dr_jw_int(&w, "count", d->nraces);
-  dr_jw_int(&w, "predicted", d->result->predicted);
+  if (d->ops == &dr_wcp_ops) dr_jw_int(&w, "predicted", d->result->predicted);
   dr_jw_end(&w, '}');
   FILE *f = fopen(path, "w");
   bool ok = f != NULL;
