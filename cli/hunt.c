@@ -56,7 +56,7 @@ static int parse_techniques(DrHunt *h, const char *list) {
 }
 
 static int parse_options(DrHunt *h, int argc, char **argv) {
-  const char *techs = "native,contest,pct,drfinder";
+  const char *techs = "native,contest,pct,drfinder,predict";
   DrHuntCommon *c = &h->c;
   c->runs = 10;
   c->jobs = 1;

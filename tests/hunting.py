@@ -35,7 +35,9 @@ FIG2 = os.path.join(ROOT, "lang-examples", "drfinder_fig2.dl")
 FIG2_SHORT = os.path.join(ROOT, "tests", "hunting", "drfinder_fig2_short.dl")
 RF_FIG1 = os.path.join(ROOT, "lang-examples", "racefuzzer_fig1.dl")
 RF_FIG2 = os.path.join(ROOT, "lang-examples", "racefuzzer_fig2.dl")
-TECHNIQUES = ("native", "contest", "pct", "drfinder")
+TECHNIQUES = ("native", "contest", "pct", "drfinder", "predict")
+# predict's goal: every labeled race within its first PREDICT_RUNS runs
+PREDICT_RUNS = 3
 RUNS = 10
 
 
@@ -144,6 +146,7 @@ def hidden_suite(drvm, seeds, tmp, res, pool):
     progs = sorted(glob.glob(os.path.join(ROOT, "tests", "races", "hidden_*.dl")))
     rates = {}
     hunts = {}                # program -> technique -> [hunts exposing every labeled race, hunts]
+    within = {}               # program -> [predict hunts exposing every labeled race by run PREDICT_RUNS, hunts]
     jobs = {}
     for p in progs:
         for s in range(1, seeds + 1):
@@ -153,6 +156,7 @@ def hidden_suite(drvm, seeds, tmp, res, pool):
         labels = labels_of(p)
         row = rates.setdefault(os.path.basename(p), {t: [0, 0] for t in TECHNIQUES})
         hrow = hunts.setdefault(os.path.basename(p), {t: [0, 0] for t in TECHNIQUES})
+        wrow = within.setdefault(os.path.basename(p), [0, 0])
         for s in range(1, seeds + 1):
             h, err = jobs[(p, s)].result()
             if h is None:
@@ -166,6 +170,10 @@ def hidden_suite(drvm, seeds, tmp, res, pool):
                 # the hunt exposed every labeled race in some run of its 10
                 hrow[t][0] += all(any(matches(lab, r) and r["runs_found"] for r in races) for lab in labels)
                 hrow[t][1] += 1
+                if t == "predict":
+                    wrow[0] += all(any(matches(lab, r) and r["runs_found"] and r["first_run"] <= PREDICT_RUNS
+                                       for r in races) for lab in labels)
+                    wrow[1] += 1
                 extra = [r["location"] for r in races if not any(matches(lab, r) for lab in labels)]
                 res.check(not extra, "%s [%s seed %d]: only labeled races" % (os.path.basename(p), t, s),
                           "unexpected: %s" % extra)
@@ -182,6 +190,13 @@ def hidden_suite(drvm, seeds, tmp, res, pool):
     print("  %-40s" % "total" + "".join("%13s" % ("%d/%d" % tuple(total[t])) for t in TECHNIQUES))
     print("  %-40s" % "rate" + "".join("%12.1f%%" % (100.0 * total[t][0] / max(total[t][1], 1)) for t in TECHNIQUES))
     print_hunt_shares(hunts, seeds)
+    got = sum(w[0] for w in within.values())
+    of = sum(w[1] for w in within.values())
+    print("predict: hunts exposing every labeled race within %d runs: %d/%d (%.1f%%)%s" % (
+        PREDICT_RUNS, got, of, 100.0 * got / max(of, 1),
+        "".join("\n  missed in %s: %d/%d" % (n, w[1] - w[0], w[1]) for n, w in sorted(within.items()) if w[0] < w[1])))
+    res.check(of > 0 and got >= 0.95 * of, "race-hidden suite: predict exposes every labeled race within %d runs in "
+              ">= 95%% of hunts" % PREDICT_RUNS, "%d of %d hunts" % (got, of))
     # DrFinder's reversal of the usual order finds these in every run (docs/hunting.md 9.1);
     # a thread blocked in join() or wait() taken as a candidate, a Runnable's
     # run() not seen as current, or a sleeping escort given up, each breaks some
@@ -196,6 +211,24 @@ def hidden_suite(drvm, seeds, tmp, res, pool):
     for r in confirm:
         ok, cmd = replay_confirms(drvm, r, tmp)
         res.check(ok, "race-hidden suite: replaying confirms %s" % r["location"], cmd)
+
+
+def norace_predict(drvm, seeds, tmp, res, pool):
+    """No technique reports a race on a norace program: predict's confirming
+    runs never turn a prediction into a report there."""
+    progs = sorted(glob.glob(os.path.join(ROOT, "tests", "races", "norace_*.dl")))
+    jobs = {(p, s): pool.submit(hunt, drvm, p, s, ("native", "predict"), tmp) for p in progs for s in range(1, seeds + 1)}
+    runs = 0
+    for (p, s), fu in sorted(jobs.items()):
+        h, err = fu.result()
+        if h is None:
+            res.check(False, "hunt %s seed %d" % (os.path.basename(p), s), err)
+            continue
+        got = [r["location"] for t in h["techniques"].values() for r in t["races"]]
+        runs += RUNS
+        res.check(not got, "%s [predict seed %d]: no race reported on a norace program" % (os.path.basename(p), s),
+                  "reported %s" % got)
+    print("norace programs: %d programs x %d seeds, %d predict runs: no race reported" % (len(progs), seeds, runs))
 
 
 def print_hunt_shares(hunts, seeds):
@@ -329,6 +362,7 @@ def main():
             fig2(drvm, a.seeds, tmp, res, pool)
             fig2(drvm, a.seeds, tmp, res, pool, FIG2_SHORT, "DrFinderFig2Short", "Figure 2 with short loops")
             hidden_suite(drvm, a.seeds, tmp, res, pool)
+            norace_predict(drvm, min(a.seeds, 3), tmp, res, pool)
         racefuzzer(drvm, tmp, res)
         restarts(drvm, tmp, res)
     finally:
