@@ -55,7 +55,12 @@ static bool set_detector(const DrRun *r, DrVM *vm) {
   char *opts = dr_ro_det_options(&r->o, det, &refused);
   bool ok = refused == DR_RO__COUNT;
   if (!ok) {
-    fprintf(stderr, "drvm: %s needs --detector %s\n", dr_ro_row(refused)->name, dr_ro_entry(refused)->applies);
+    DrBuf which = {0}; /* "hybrid wcp" -> "hybrid or wcp" */
+    for (const char *p = dr_ro_entry(refused)->applies; *p; p++)
+      dr_buf_append_str(&which, *p == ' ' ? " or " : (char[2]){*p, 0});
+    dr_buf_append(&which, "", 1);
+    fprintf(stderr, "drvm: %s needs --detector %s\n", dr_ro_row(refused)->name, which.data);
+    free(which.data);
   } else if (!drvm_set_detector(vm, det, opts)) {
     api_error(vm);
     ok = false;
@@ -175,6 +180,14 @@ int dr_cmd_run(int argc, char **argv) {
     char err[300];
     if (!dr_tl_format_of(dr_ro_get(&r.o, DR_RO_TIMELINE), &f, err, sizeof err)) {
       status = dr_usage_error("%s", err);
+      go = false;
+    }
+  }
+  /* confirming is what follows a wcp run's predictions */
+  for (int i = 0; go && i < 2; i++) {
+    DrRoId id = i ? DR_RO_WITNESS_DIR : DR_RO_CONFIRM;
+    if (dr_ro_given(&r.o, id) && strcmp(dr_ro_get(&r.o, DR_RO_DETECTOR), "wcp") != 0) {
+      status = dr_usage_error("%s needs --detector wcp", dr_ro_row(id)->name);
       go = false;
     }
   }
