@@ -213,11 +213,11 @@ def hidden_suite(drvm, seeds, tmp, res, pool):
         res.check(ok, "race-hidden suite: replaying confirms %s" % r["location"], cmd)
 
 
-def norace_predict(drvm, seeds, tmp, res, pool):
-    """No technique reports a race on a norace program: predict's confirming
-    runs never turn a prediction into a report there."""
+def norace_hunts(drvm, seeds, tmp, res, pool):
+    """No technique reports a race on a norace program (predict's confirming
+    runs never turn a prediction into a report there)."""
     progs = sorted(glob.glob(os.path.join(ROOT, "tests", "races", "norace_*.dl")))
-    jobs = {(p, s): pool.submit(hunt, drvm, p, s, ("native", "predict"), tmp) for p in progs for s in range(1, seeds + 1)}
+    jobs = {(p, s): pool.submit(hunt, drvm, p, s, TECHNIQUES, tmp) for p in progs for s in range(1, seeds + 1)}
     runs = 0
     for (p, s), fu in sorted(jobs.items()):
         h, err = fu.result()
@@ -225,10 +225,11 @@ def norace_predict(drvm, seeds, tmp, res, pool):
             res.check(False, "hunt %s seed %d" % (os.path.basename(p), s), err)
             continue
         got = [r["location"] for t in h["techniques"].values() for r in t["races"]]
-        runs += RUNS
-        res.check(not got, "%s [predict seed %d]: no race reported on a norace program" % (os.path.basename(p), s),
+        runs += RUNS * len(TECHNIQUES)
+        res.check(not got, "%s [hunt seed %d]: no race reported on a norace program" % (os.path.basename(p), s),
                   "reported %s" % got)
-    print("norace programs: %d programs x %d seeds, %d predict runs: no race reported" % (len(progs), seeds, runs))
+    print("norace programs: %d programs x %d seeds, %d runs of %s: no race reported" % (
+        len(progs), seeds, runs, ", ".join(TECHNIQUES)))
 
 
 def print_hunt_shares(hunts, seeds):
@@ -362,7 +363,7 @@ def main():
             fig2(drvm, a.seeds, tmp, res, pool)
             fig2(drvm, a.seeds, tmp, res, pool, FIG2_SHORT, "DrFinderFig2Short", "Figure 2 with short loops")
             hidden_suite(drvm, a.seeds, tmp, res, pool)
-            norace_predict(drvm, min(a.seeds, 3), tmp, res, pool)
+            norace_hunts(drvm, min(a.seeds, 3), tmp, res, pool)
         racefuzzer(drvm, tmp, res)
         restarts(drvm, tmp, res)
     finally:
