@@ -250,6 +250,7 @@ typedef struct {
   uint32_t wctx, rctx;
 } FtSlot;
 void dr_ft_print_stats(DrDet *d, FILE *out);
+void dr_ft_slot_free(DrDet *d, void *slot);
 /* FastTrack's rules for an access against the clock C instead of C_t
  * (wcp.c: the WCP clock).  A race whose earlier access C_t orders is
  * reported as predicted (DR_WHY_WCP). */

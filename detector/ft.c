@@ -129,7 +129,7 @@ static void ft_access(DrDet *d, uint32_t tid, void *slot, const DrLoc *loc, cons
   dr_ft_access_against(d, tid, slot, loc, e, write, &d->threads[tid].C);
 }
 
-static void ft_slot_free(DrDet *d, void *slot) {
+void dr_ft_slot_free(DrDet *d, void *slot) {
   FtSlot *s = slot;
   if (r_shared(s)) dr_cvc_delete(d, r_vc(s));
   s->R = 0;
@@ -192,6 +192,6 @@ const DrDetOps dr_ft_ops = {
     .lock_edges = true,
     .stop_at_race = true,
     .access = ft_access,
-    .slot_free = ft_slot_free,
+    .slot_free = dr_ft_slot_free,
     .print_stats = dr_ft_print_stats,
 };

@@ -418,6 +418,7 @@ const DrDetOps dr_wcp_ops = {
     .stop_at_race = false,
     .priv_size = sizeof(WcpPriv),
     .access = wcp_access,
+    .slot_free = dr_ft_slot_free,
     .sync = wcp_sync,
     .ext_free = wcp_ext_free,
     .finish = wcp_finish,
