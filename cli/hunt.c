@@ -16,7 +16,7 @@ enum { DR_HUNT_PHASE1_DETECT = 1 };
 /* DrFinder's names for the techniques, for the table. */
 static const char *const tech_names[][2] = {{"native", "FT"},  {"contest", "CT"}, {"pct", "PCT"},
                                             {"drfinder", "DR"}, {"random", "RND"}, {"rr", "RR"},
-                                            {"native-random", "NR"}};
+                                            {"native-random", "NR"}, {"predict", "WCP"}};
 
 static const char *tech_label(const char *name) {
   for (int i = 0; i < (int)DR_ARRAY_LEN(tech_names); i++)
@@ -81,7 +81,7 @@ static int drfinder_option(DrHunt *h, int argc, char **argv, int *i) {
 }
 
 static int parse_options(DrHunt *h, int argc, char **argv) {
-  const char *techs = "native,contest,pct,drfinder";
+  const char *techs = "native,contest,pct,drfinder,predict";
   DrHuntCommon *c = &h->c;
   c->runs = 10;
   c->jobs = 1;

@@ -3,6 +3,7 @@
  * their reports say. */
 #include <string.h>
 
+#include "hunt_predict.h"
 #include "hunt_run.h"
 
 /* restarts allowed to a DrFinder run that deadlocks */
@@ -265,6 +266,9 @@ static int read_run(DrHunt *h, const DrHuntJob *job, int ti, int r) {
     got = -1;
   }
   for (int i = 0; got > 0 && i < races->count; i++) {
+    /* a prediction is not a race until a run shows it (hunt_predict.c) */
+    const DrJson *pred = dr_json_get(&races->items[i], "predicted");
+    if (pred && pred->kind == DR_JSON_BOOL && pred->num) continue;
     char *key = race_key(&races->items[i]);
     if (!key) {
       fprintf(stderr, "drvm hunt: %s: race %d has no \"location\"\n", path, i + 1);
@@ -323,6 +327,9 @@ static void summarize(DrHunt *h) {
   }
 }
 
+/* Techniques whose run r depends on run r-1's outputs. */
+static bool is_chain(const char *name) { return !strcmp(name, "drfinder") || !strcmp(name, "predict"); }
+
 int dr_hunt_execute(DrHunt *h) {
   int st = first_batch(h);
   if (st) return st;
@@ -331,17 +338,24 @@ int dr_hunt_execute(DrHunt *h) {
     h->tech[ti].runs = dr_hunt_calloc((size_t)n, sizeof *h->tech[ti].runs);
     h->tech[ti].cumulative = dr_hunt_calloc((size_t)n, sizeof *h->tech[ti].cumulative);
   }
-  /* drfinder's chain goes first so that it starts at once: its runs are
-   * sequential and take longest; the other runs fill the other slots */
+  /* the chains (drfinder's, predict's) go first so that they start at
+   * once: their runs are sequential and take longest; the other runs
+   * fill the other slots */
   int *order = dr_hunt_calloc((size_t)h->ntech, sizeof *order), k = 0;
   for (int ti = 0; ti < h->ntech; ti++)
-    if (!strcmp(h->tech[ti].name, "drfinder")) order[k++] = ti;
+    if (is_chain(h->tech[ti].name)) order[k++] = ti;
   for (int ti = 0; ti < h->ntech; ti++)
-    if (strcmp(h->tech[ti].name, "drfinder") != 0) order[k++] = ti;
+    if (!is_chain(h->tech[ti].name)) order[k++] = ti;
+  DrHuntPredict *predict = NULL;
   DrHuntJob *jobs = dr_hunt_calloc((size_t)njobs, sizeof *jobs);
   for (int o = 0; o < h->ntech; o++)
     for (int r = 1; r <= n; r++) {
       int j = o * n + r - 1;
+      if (!strcmp(h->tech[order[o]].name, "predict")) {
+        if (!predict) predict = dr_hunt_predict_new(h, order[o], o * n);
+        dr_hunt_predict_job(predict, &jobs[j], r);
+        continue;
+      }
       technique_job(h, &jobs[j], order[o], r);
       /* the feedback chain: drfinder's run r needs run r-1's relations */
       if (jobs[j].prepare) jobs[j].after = r > 1 ? j - 1 : -1;
@@ -358,6 +372,7 @@ int dr_hunt_execute(DrHunt *h) {
   if (!st) summarize(h);
   free_jobs(jobs, njobs);
   free(order);
+  dr_hunt_predict_free(predict);
   return st;
 }
 

@@ -10,6 +10,7 @@
 #define DR_CLI_OPTIONS_H
 
 #include "../include/drvm.h"
+#include "../vm/buf.h"
 #include "../vm/common.h"
 
 /* Where an option's value goes. */
@@ -132,6 +133,11 @@ enum {
   X(REPORT, "--report", NULL, NULL, DR_TO_DET, "json", DR_VAL(DR_V_KEYED), DR_RR_REGISTRY, 0, NULL)                    \
   X(POTENTIAL, "--potential-races", NULL, NULL, DR_TO_DET, "potential-races", DR_VAL(DR_V_STR), DR_RR_REGISTRY, 0,     \
     NULL)                                                                                                              \
+  X(RELAXED, "--relaxed", NULL, NULL, DR_TO_DET, "relaxed", DR_VAL(DR_V_FLAG), DR_RR_REGISTRY, 0, NULL)              \
+  X(CONFIRM, "--confirm", NULL, "N", DR_TO_CLI, NULL, DR_VAL_INT(0, 100, NULL), DR_RR_NO, DR_F_RUN_ONLY,             \
+    "wcp: steered runs that try to make each predicted race happen (default 3; 0: only report the predictions)")     \
+  X(WITNESS_DIR, "--witness-dir", NULL, "DIR", DR_TO_CLI, NULL, DR_VAL(DR_V_FILE), DR_RR_NO, DR_F_RUN_ONLY,          \
+    "wcp: where each confirmed race's witness recording goes (default: a new directory under $TMPDIR)")              \
   X(STATS, "--stats", NULL, NULL, DR_TO_DET, "stats", DR_VAL(DR_V_FLAG), DR_RR_REGISTRY, 0,                            \
     "print the detector's rule counts, clocks and memory, and the scheduler's counters, at the end")                   \
   X(VERBOSE, "-v", "--verbose", NULL, DR_TO_CLI, NULL, DR_VAL(DR_V_FLAG), DR_RR_NO, DR_F_RUN_ONLY,                                \
@@ -263,5 +269,8 @@ void dr_ro_vm_config(const DrRunOpts *o, DrvmConfig *c);
  * reads the time or the OS's randomness, so the printed seed reruns
  * everything. */
 uint64_t dr_draw_seed(void);
+/* Appends "key=value" (or "key") to an option string for
+ * drvm_set_scheduler / drvm_set_detector, escaping as they read it. */
+void dr_ro_option_item(DrBuf *b, const char *key, const char *value);
 
 #endif

@@ -91,7 +91,7 @@ char *dr_ro_command(const DrRunOpts *o, const DrRerun *rerun) {
 
 /* Appends "key=value" (or "key" for a flag) with the value's spaces,
  * commas and backslashes escaped, as drvm_set_scheduler reads them. */
-static void append_item(DrBuf *b, const char *key, const char *v) {
+void dr_ro_option_item(DrBuf *b, const char *key, const char *v) {
   if (b->len) dr_buf_append(b, " ", 1);
   dr_buf_append_str(b, key);
   if (!v) return;
@@ -117,7 +117,7 @@ static char *registry_options(const DrRunOpts *o, bool det, const char *owner, c
       if (refused && *refused == DR_RO__COUNT) *refused = id;
       continue;
     }
-    append_item(&b, r->key, r->value.kind == DR_V_FLAG ? NULL : dr_ro_get(o, id));
+    dr_ro_option_item(&b, r->key, r->value.kind == DR_V_FLAG ? NULL : dr_ro_get(o, id));
   }
   if (more && *more) dr_buf_printf(&b, "%s%s", b.len ? " " : "", more);
   return b.data;

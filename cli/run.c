@@ -4,6 +4,7 @@
 
 #include "help.h"
 #include "minimize.h"
+#include "confirm.h"
 #include "run.h"
 
 /* The failed API call's message; a usage error's exit status. */
@@ -54,7 +55,12 @@ static bool set_detector(const DrRun *r, DrVM *vm) {
   char *opts = dr_ro_det_options(&r->o, det, &refused);
   bool ok = refused == DR_RO__COUNT;
   if (!ok) {
-    fprintf(stderr, "drvm: %s needs --detector %s\n", dr_ro_row(refused)->name, dr_ro_entry(refused)->applies);
+    DrBuf which = {0}; /* "hybrid wcp" -> "hybrid or wcp" */
+    for (const char *p = dr_ro_entry(refused)->applies; *p; p++)
+      dr_buf_append_str(&which, *p == ' ' ? " or " : (char[2]){*p, 0});
+    dr_buf_append(&which, "", 1);
+    fprintf(stderr, "drvm: %s needs --detector %s\n", dr_ro_row(refused)->name, which.data);
+    free(which.data);
   } else if (!drvm_set_detector(vm, det, opts)) {
     api_error(vm);
     ok = false;
@@ -64,7 +70,7 @@ static bool set_detector(const DrRun *r, DrVM *vm) {
 }
 
 /* Runs the compiled program; *restart: the scheduler asks for a fresh run. */
-static int run_program(const DrRun *r, DrVM *vm, bool *restart) {
+static int run_program(const DrRun *r, DrVM *vm, bool *restart, DrPredictions *predicted) {
   const DrRunOpts *o = &r->o;
   const char *trace = dr_ro_get(o, DR_RO_TRACE);
   if (!set_scheduler(r, vm)) return api_error(vm);
@@ -73,7 +79,9 @@ static int run_program(const DrRun *r, DrVM *vm, bool *restart) {
   if (!set_detector(r, vm)) return DRVM_EXIT_USAGE;
   if (r->tl && !dr_tl_attach(r->tl, vm)) return api_error(vm);
   DrvmResult res;
-  int status = drvm_run(vm, o->nargs, (const char *const *)o->args, &res);
+  if (!drvm_start(vm, o->nargs, (const char *const *)o->args) || !drvm_run_to_end(vm)) return api_error(vm);
+  dr_predictions_collect(vm, predicted); /* before drvm_finish ends the detector */
+  int status = drvm_finish(vm, &res);
   if (status < 0) return api_error(vm);
   if (r->tl) {
     dr_tl_finish(r->tl, vm, drvm_outcome_word(res.outcome));
@@ -89,7 +97,7 @@ static int run_program(const DrRun *r, DrVM *vm, bool *restart) {
 }
 
 /* One VM: compile, then check, disassemble or run. */
-static int run_vm(const DrRun *r, bool *restart) {
+static int run_vm(const DrRun *r, bool *restart, DrPredictions *predicted) {
   *restart = false;
   bool run = !strcmp(r->cmd, "run");
   char *rerun = NULL;
@@ -118,7 +126,7 @@ static int run_vm(const DrRun *r, bool *restart) {
   } else if (!strcmp(r->cmd, "disasm")) {
     if (!drvm_disassemble(vm, dr_ro_given(&r->o, DR_RO_ALL), stdout)) status = api_error(vm);
   } else if (run) {
-    status = run_program(r, vm, restart);
+    status = run_program(r, vm, restart, predicted);
   }
   drvm_free(vm);
   return status;
@@ -175,24 +183,40 @@ int dr_cmd_run(int argc, char **argv) {
       go = false;
     }
   }
+  /* confirming is what follows a wcp run's predictions */
+  for (int i = 0; go && i < 2; i++) {
+    DrRoId id = i ? DR_RO_WITNESS_DIR : DR_RO_CONFIRM;
+    if (dr_ro_given(&r.o, id) && strcmp(dr_ro_get(&r.o, DR_RO_DETECTOR), "wcp") != 0) {
+      status = dr_usage_error("%s needs --detector wcp", dr_ro_row(id)->name);
+      go = false;
+    }
+  }
   if (go && r.prefix) r.then_seed = r.have_seed ? r.seed : recorded_seed(&r);
   if (go && dr_ro_given(&r.o, DR_RO_MINIMIZE)) {
     if (!r.recording || r.prefix) status = dr_usage_error("%s needs --replay REC: the recording to shrink", "--minimize");
     else status = dr_minimize(&r.o, r.recording, r.text, r.len, recorded_seed(&r));
     go = false;
   }
+  DrPredictions predicted = {0};
   for (bool restart = go; restart;) {
     if (dr_ro_given(&r.o, DR_RO_TIMELINE)) {
       dr_tl_free(r.tl); /* a restart draws anew */
       r.tl = dr_tl_new(DR_TL_LIMIT);
     }
-    status = run_vm(&r, &restart);
+    dr_predictions_free(&predicted); /* a restart predicts anew */
+    status = run_vm(&r, &restart, &predicted);
     if (!restart || r.attempt >= r.restarts) break;
     /* the scheduler's suspensions may have caused the deadlock */
     r.attempt++;
     fprintf(stderr, "drvm: %s suspended threads in this run; restarting it (restart %d of at most %d)\n\n",
             dr_ro_get(&r.o, DR_RO_SCHED), r.attempt, r.restarts);
   }
+  if (predicted.n && (status == 0 || status == r.race_exit)) {
+    int confirmed = 0, st = dr_confirm(&r, &predicted, &confirmed);
+    if (st) status = st;
+    else if (confirmed) status = r.race_exit;
+  }
+  dr_predictions_free(&predicted);
   free(r.text);
   dr_tl_free(r.tl);
   dr_ro_free(&r.o);

@@ -8,6 +8,7 @@
 
 #include "detector.h"
 #include "vc.h"
+#include "../vm/pairs.h"
 
 typedef struct DrDet DrDet;
 
@@ -59,6 +60,7 @@ typedef struct {
   uint8_t *raced;          /* locations already reported (one bit each), lazily */
   uint32_t nslots;
   uint32_t alloc_ctx;       /* arrays: where it was made (0: unknown) */
+  void *ext;               /* a detector's own state of the object as a lock (ops->ext_free) */
   /* nslots detector slots of ops->slot_size bytes follow, 8-aligned */
 } DrShadow;
 
@@ -79,6 +81,11 @@ typedef struct {
    * is ctx (computed lazily by dr_det_ctx). */
   void (*access)(DrDet *d, uint32_t tid, void *slot, const DrLoc *loc, const DrEvent *e, bool write);
   void (*slot_free)(DrDet *d, void *slot); /* may be NULL */
+  /* A synchronization event, before the shared happens-before rules
+   * apply it (so C_t is still the clock before a release's increment).
+   * May be NULL. */
+  void (*sync)(DrDet *d, uint32_t tid, const DrEvent *e);
+  void (*ext_free)(DrDet *d, void *ext);   /* may be NULL: frees DrShadow.ext */
   void (*finish)(DrDet *d);                /* may be NULL: after the run */
   void (*print_stats)(DrDet *d, FILE *out);/* may be NULL */
   /* For hosts (drvm_detector_explain): whether an access by tid, whose
@@ -98,6 +105,8 @@ typedef struct {
   char *obj_name;          /* "Account#3" or NULL for statics */
   char *alloc_site;        /* arrays: where the array was made */
   uint32_t seen_clock;     /* C_cur(prev.tid) at the race */
+  bool predicted;          /* WCP: ordered by happens-before in this run, not by WCP */
+  char *stmt, *prev_stmt;  /* the two statements as the pairs file names them (vm/pairs.h) */
 } DrRace;
 
 /* Access contexts: nodes of hash-consed call chains.  Node 0 is the root;
@@ -189,6 +198,8 @@ static inline DrAccess dr_cvc_access(const DrCtxVC *v, uint32_t tid, bool write)
 
 /* --- det_core.c --- */
 DrDetThread *dr_det_thread(DrDet *d, uint32_t tid);
+/* An object's shadow, made (without slots) if it has none. */
+DrShadow *dr_det_shadow(DrDet *d, DrObj *o);
 /* loc's raced bit: already reported (default mode skips it) */
 bool dr_det_raced(const DrDet *d, const DrLoc *loc);
 void dr_det_mark_raced(DrDet *d, const DrLoc *loc);
@@ -214,6 +225,7 @@ typedef enum {
   DR_WHY_HB,               /* not ordered by happens-before */
   DR_WHY_LOCKSET,          /* Eraser: the candidate lockset became empty */
   DR_WHY_HYBRID,           /* no common lock and not ordered by start/join/notify */
+  DR_WHY_WCP,              /* ordered by happens-before, not by WCP: a predicted race */
 } DrWhy;
 /* Reports a race between the current access cur (at event e) and prev.
  * seen: C_cur(prev.tid) for hb detectors.  Deduplicates as the options
@@ -221,11 +233,29 @@ typedef enum {
 void dr_det_race(DrDet *d, const DrLoc *loc, const DrEvent *e, DrAccess cur, DrAccess prev, DrWhy why, uint32_t seen);
 void dr_det_report_finish(DrDet *d);
 void dr_det_report_free(DrDet *d);
+/* The statement at ctx as the pairs file names it ("? ? 0" unknown). */
+DrPairStmt dr_det_stmt(DrDet *d, uint32_t ctx);
+/* Writes pairs to path (the pairs file); false after saying so. */
+bool dr_det_write_pairs(DrDet *d, const DrPairs *pairs, const char *path);
 /* "Account.balance" or "int[]" of a location's field or array. */
 void dr_det_loc_field_name(const DrLoc *loc, DrBuf *b);
 
 /* --- detectors --- */
-extern const DrDetOps dr_ft_ops, dr_djit_ops, dr_basicvc_ops, dr_eraser_ops, dr_hybrid_ops;
+extern const DrDetOps dr_ft_ops, dr_djit_ops, dr_basicvc_ops, dr_eraser_ops, dr_hybrid_ops, dr_wcp_ops;
+/* FastTrack's state of a location (ft.c, and wcp.c's): W_x an epoch, R_x
+ * an epoch or, with the top bit set, a DrCtxVC pointer (READ SHARED). */
+typedef struct {
+  DrEpoch W;
+  uint64_t R;
+  uint32_t wctx, rctx;
+} FtSlot;
+void dr_ft_print_stats(DrDet *d, FILE *out);
+void dr_ft_slot_free(DrDet *d, void *slot);
+/* FastTrack's rules for an access against the clock C instead of C_t
+ * (wcp.c: the WCP clock).  A race whose earlier access C_t orders is
+ * reported as predicted (DR_WHY_WCP). */
+void dr_ft_access_against(DrDet *d, uint32_t tid, void *slot, const DrLoc *loc, const DrEvent *e, bool write,
+                          const DrVC *C);
 /* The registry (registry.c): a detector's ops by name (NULL: unknown;
  * "empty" and "none" are not DrDetOps), and every name for messages. */
 const DrDetOps *dr_det_ops(const char *name);

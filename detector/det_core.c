@@ -98,6 +98,7 @@ static DrShadow *shadow_new(DrDet *d, uint32_t nslots) {
 
 static void shadow_delete(DrDet *d, DrShadow *sh) {
   if (!sh) return;
+  if (sh->ext && d->ops->ext_free) d->ops->ext_free(d, sh->ext);
   if (d->ops->slot_free)
     for (uint32_t i = 0; i < sh->nslots; i++) d->ops->slot_free(d, DR_SHADOW_SLOTS(sh) + d->ops->slot_size * i);
   dr_vc_delete(sh->lock, &d->mem);
@@ -134,6 +135,8 @@ static inline DrShadow *obj_shadow(DrDet *d, DrObj *o) {
   if (!o->shadow) o->shadow = shadow_new(d, 0);
   return o->shadow;
 }
+
+DrShadow *dr_det_shadow(DrDet *d, DrObj *o) { return obj_shadow(d, o); }
 
 /* ... and with them, for an access */
 static DrShadow *shadow_grow(DrDet *d, DrObj *o) {
@@ -317,6 +320,7 @@ static void det_event(DrListener *self, DrVM *vm, const DrEvent *e) {
   default: break;
   }
   d->syncs++;
+  if (d->ops->sync) d->ops->sync(d, tid, e);
   switch (e->kind) {
   case DR_EV_ACQUIRE:
     t->lockset = dr_det_lockset_of(d, e->thread);
@@ -493,8 +497,8 @@ DrListener *dr_detector_new(DrVM *vm, const DrDetectorOptions *o, DrDetectorResu
     snprintf(err, errsize, "unknown detector '%s' (choose one of: %s)", o->name, list);
     return NULL;
   }
-  if (o->potential_path && ops != &dr_hybrid_ops) {
-    snprintf(err, errsize, "--potential-races needs --detector hybrid");
+  if (o->potential_path && ops != &dr_hybrid_ops && ops != &dr_wcp_ops) {
+    snprintf(err, errsize, "--potential-races needs --detector hybrid or wcp");
     return NULL;
   }
   DrDet *d = dr_xcalloc(1, sizeof *d);
@@ -553,6 +557,9 @@ bool dr_reg_det_race(DrListener *l, int i, DrvmRace *out) {
   out->prev_thread = (int)r->prev.tid;
   out->write = r->cur.write;
   out->prev_write = r->prev.write;
+  out->predicted = r->predicted;
+  out->statement = r->stmt;
+  out->prev_statement = r->prev_stmt;
   return true;
 }
 

@@ -122,6 +122,17 @@ static void explain(DrDet *d, DrWhy why, const DrAccess *cur, const DrAccess *pr
     dr_buf_append_str(w, "Hybrid: the two accesses hold no lock in common and no start, join or notify orders them "
                          "(a potential race: locks taken in the other order would hide it).");
     break;
+  case DR_WHY_WCP:
+    {
+      const char *pn = thread_name(d, prev->tid, nb1, sizeof nb1), *cn = thread_name(d, cur->tid, nb2, sizeof nb2);
+      dr_buf_printf(w,
+                    "Predicted (WCP): in this run happens-before orders them only through the order in which "
+                    "locks (or a volatile) were taken; by weak causal precedence %s had seen %s only up to %u, "
+                    "not the %s at %u@%s, so another order of the same events can make them race. A prediction "
+                    "until a steered run confirms it.",
+                    cn, pn, (unsigned)seen, prev->write ? "write" : "read", (unsigned)prev->clock, pn);
+    }
+    break;
   }
 }
 
@@ -162,8 +173,9 @@ void dr_det_race(DrDet *d, const DrLoc *loc, const DrEvent *e, DrAccess cur, DrA
 
   DrBuf b = {0}, w = {0};
   dr_buf_append_str(&b, "==================\n");
-  dr_buf_append_str(&b, why == DR_WHY_HB       ? "WARNING: DATA RACE\n"
+  dr_buf_append_str(&b, why == DR_WHY_HB        ? "WARNING: DATA RACE\n"
                         : why == DR_WHY_LOCKSET ? "WARNING: POSSIBLE DATA RACE (Eraser: no common lock)\n"
+                        : why == DR_WHY_WCP     ? "WARNING: PREDICTED DATA RACE (WCP: another order of this run)\n"
                                                 : "WARNING: POTENTIAL DATA RACE (hybrid)\n");
   access_block(d, "", &cur, loc, &b);
   dr_buf_append_str(&b, "\n");
@@ -185,7 +197,10 @@ void dr_det_race(DrDet *d, const DrLoc *loc, const DrEvent *e, DrAccess cur, DrA
     dr_buf_append_str(&b, d->opt.replay_cmd);
     dr_buf_append_str(&b, "\n");
   }
-  dr_buf_printf(&b, "SUMMARY: drvm: %s %s in %s\n", why == DR_WHY_HB ? "data race" : "possible data race",
+  dr_buf_printf(&b, "SUMMARY: drvm: %s %s in %s\n",
+                why == DR_WHY_HB    ? "data race"
+                : why == DR_WHY_WCP ? "predicted data race"
+                                    : "possible data race",
                 pos_cur.data, meth.data);
   dr_buf_append_str(&b, "==================\n");
   if (!d->opt.quiet) dr_write_fd(d->vm, 2, b.data, b.len);
@@ -196,6 +211,17 @@ void dr_det_race(DrDet *d, const DrLoc *loc, const DrEvent *e, DrAccess cur, DrA
   r.seen_clock = seen;
   r.text = buf_str(&b);
   r.why = buf_str(&w);
+  r.predicted = why == DR_WHY_WCP;
+  DrBuf st = {0};
+  DrPairStmt ps = dr_det_stmt(d, cur.ctx);
+  dr_pairs_stmt_text(&st, &ps);
+  r.stmt = buf_str(&st);
+  free(ps.method);
+  memset(&st, 0, sizeof st);
+  ps = dr_det_stmt(d, prev.ctx);
+  dr_pairs_stmt_text(&st, &ps);
+  r.prev_stmt = buf_str(&st);
+  free(ps.method);
   DrBuf locname = {0};
   if (loc->is_array) {
     char an[300];
@@ -269,6 +295,7 @@ static void json_race(DrDet *d, DrJsonW *w, const DrRace *r) {
   dr_jw_str(w, "object", r->obj_name);
   if (r->alloc_site) dr_jw_str(w, "allocated_at", r->alloc_site);
   dr_jw_wrap(w);
+  if (r->predicted) dr_jw_bool(w, "predicted", true);
   json_access(d, w, "access", &r->cur);
   dr_jw_wrap(w);
   json_access(d, w, "previous", &r->prev);
@@ -288,6 +315,7 @@ static bool write_json(DrDet *d, const char *path) {
   for (int i = 0; i < d->nraces; i++) json_race(d, &w, &d->races[i]);
   dr_jw_end(&w, ']');
   dr_jw_int(&w, "count", d->nraces);
+  if (d->ops == &dr_wcp_ops) dr_jw_int(&w, "predicted", d->result->predicted);
   dr_jw_end(&w, '}');
   FILE *f = fopen(path, "w");
   bool ok = f != NULL;
@@ -299,30 +327,48 @@ static bool write_json(DrDet *d, const char *path) {
   return ok;
 }
 
+/* "3 data races on 2 fields (A.x, B.y)" of the races seen (predicted
+ * false) or predicted; false if there are none. */
+static bool summary_part(const DrDet *d, bool predicted, DrBuf *out) {
+  DrBuf list = {0};
+  int nloc = 0, n = 0;
+  bool arrays = false;
+  for (int i = 0; i < d->nraces; i++) {
+    if (d->races[i].predicted != predicted) continue;
+    n++;
+    bool dup = false;
+    for (int j = 0; j < i; j++)
+      if (d->races[j].predicted == predicted && !strcmp(d->races[j].location, d->races[i].location)) dup = true;
+    if (dup) continue;
+    if (nloc++) dr_buf_append_str(&list, ", ");
+    dr_buf_append_str(&list, d->races[i].location);
+    if (d->races[i].alloc_site) arrays = true;
+  }
+  if (!n) return false;
+  buf_str(&list);
+  bool possible = !strcmp(d->ops->name, "eraser") || !strcmp(d->ops->name, "hybrid");
+  dr_buf_printf(out, "%d %s race%s on %d %s%s (%s)", n, possible ? "possible data" : "data", n == 1 ? "" : "s", nloc,
+                arrays ? "location" : "field", nloc == 1 ? "" : "s", list.data);
+  free(list.data);
+  return true;
+}
+
 void dr_det_report_finish(DrDet *d) {
   FILE *out = d->vm->err_file;
-  d->result->races = d->nraces;
+  int predicted = 0;
+  for (int i = 0; i < d->nraces; i++) predicted += d->races[i].predicted;
+  d->result->races = d->nraces - predicted;
+  d->result->predicted = predicted;
   if (d->nraces && !d->opt.quiet) {
-    /* the distinct locations, in report order */
-    DrBuf list = {0};
-    int nloc = 0;
-    bool arrays = false;
-    for (int i = 0; i < d->nraces; i++) {
-      bool dup = false;
-      for (int j = 0; j < i; j++)
-        if (!strcmp(d->races[j].location, d->races[i].location)) dup = true;
-      if (dup) continue;
-      if (nloc++) dr_buf_append_str(&list, ", ");
-      dr_buf_append_str(&list, d->races[i].location);
-      if (d->races[i].alloc_site) arrays = true;
-    }
-    buf_str(&list);
+    DrBuf seen = {0}, pred = {0};
+    bool any = summary_part(d, false, &seen);
+    summary_part(d, true, &pred);
     const char *what = !strcmp(d->ops->name, "ft") ? "" : d->ops->name;
-    fprintf(out, "drvm: %s%sfound %d %s race%s on %d %s%s (%s); seed %llu\n", what, *what ? " " : "", d->nraces,
-            !strcmp(d->ops->name, "eraser") || !strcmp(d->ops->name, "hybrid") ? "possible data" : "data",
-            d->nraces == 1 ? "" : "s", nloc, arrays ? "location" : "field", nloc == 1 ? "" : "s", list.data,
+    fprintf(out, "drvm: %s%sfound %s%s%s%s; seed %llu\n", what, *what ? " " : "", any ? seen.data : "",
+            any && predicted ? " and " : "", predicted ? "predicted " : "", predicted ? pred.data : "",
             (unsigned long long)d->opt.seed);
-    free(list.data);
+    free(seen.data);
+    free(pred.data);
   }
   if (d->opt.json_path && !write_json(d, d->opt.json_path)) {
     fprintf(out, "drvm: cannot write %s\n", d->opt.json_path);
@@ -330,11 +376,40 @@ void dr_det_report_finish(DrDet *d) {
   }
 }
 
+DrPairStmt dr_det_stmt(DrDet *d, uint32_t ctx) {
+  const DrCtxNode *n = &d->nodes[ctx];
+  DrPairStmt s = {0};
+  if (!ctx || !n->method) return s; /* a position not known: "? ? 0" */
+  const DrMethod *m = d->vm->methods[n->method - 1];
+  char cn[300];
+  s.method = dr_fmt("%s.%s", dr_class_display_name(m->owner, cn, sizeof cn), m->desc);
+  s.pc = n->pc;
+  s.line = dr_method_line(m, n->pc);
+  return s;
+}
+
+bool dr_det_write_pairs(DrDet *d, const DrPairs *pairs, const char *path) {
+  DrBuf text = {0};
+  dr_pairs_write(&text, pairs);
+  FILE *f = fopen(path, "w");
+  bool ok = f != NULL;
+  if (f) {
+    fwrite(text.data, 1, text.len, f);
+    ok = fclose(f) == 0;
+  }
+  free(text.data);
+  if (!ok) {
+    fprintf(d->vm->err_file, "drvm: cannot write %s\n", path);
+    d->result->failed = true;
+  }
+  return ok;
+}
+
 void dr_det_report_free(DrDet *d) {
   for (int i = 0; i < d->nraces; i++) {
     DrRace *r = &d->races[i];
     free(r->location), free(r->key), free(r->id), free(r->text), free(r->why), free(r->obj_name),
-        free(r->alloc_site);
+        free(r->alloc_site), free(r->stmt), free(r->prev_stmt);
   }
   free(d->races);
   for (int i = 0; i < d->nkeys; i++) free(d->keys[i]);

@@ -8,6 +8,8 @@
  *   eraser   Eraser's lockset algorithm (imprecise: false alarms)
  *   hybrid   O'Callahan & Choi's hybrid: lockset + start/join/notify
  *            happens-before; reports potentially racing statement pairs
+ *   wcp      FastTrack plus weak causal precedence (Kini et al.): also
+ *            predicts the races another order of the run would show
  *   empty    receives every event and does nothing (the stream's cost)
  *   none     attaches nothing */
 #ifndef DR_DETECTOR_H
@@ -21,7 +23,8 @@ typedef struct {
   bool stats;                /* --stats: rule counts, clocks, shadow memory */
   bool quiet;                /* print nothing: a host reads the races (drvm explore) */
   const char *json_path;     /* --report json=FILE, or NULL */
-  const char *potential_path;/* hybrid: --potential-races FILE, or NULL */
+  const char *potential_path;/* hybrid, wcp: --potential-races FILE, or NULL */
+  bool relaxed;              /* wcp: without rule (a), with a lockset test (wcp.c) */
   const char *replay_cmd;    /* the command that reruns this run, for reports */
   uint64_t seed;
 } DrDetectorOptions;

@@ -25,13 +25,8 @@ static const char *const ft_rule_names[FT__RULES] = {
     "WRITE SAME EPOCH", "WRITE EXCLUSIVE", "WRITE SHARED",
 };
 
-/* R is an epoch, or -- with the top bit set -- a DrCtxVC pointer (READ_SHARED) */
-typedef struct {
-  DrEpoch W;
-  uint64_t R;
-  uint32_t wctx, rctx;
-} FtSlot;
-
+/* FtSlot (det.h): W_x, and R_x an epoch or -- with the top bit set -- a
+ * DrCtxVC pointer (READ_SHARED) */
 #define FT_SHARED_BIT ((uint64_t)1 << 63)
 
 static bool r_shared(const FtSlot *s) { return (s->R & FT_SHARED_BIT) != 0; }
@@ -42,23 +37,30 @@ static DrAccess epoch_access(DrEpoch e, uint32_t ctx, bool write) {
   return a;
 }
 
-static void race(DrDet *d, const DrLoc *loc, const DrEvent *e, uint32_t tid, bool write, DrAccess prev) {
-  const DrDetThread *t = &d->threads[tid];
-  DrAccess cur = {write, tid, dr_det_ctx(d, e), dr_vc_get(&t->C, tid)};
-  dr_det_race(d, loc, e, cur, prev, DR_WHY_HB, dr_vc_get(&t->C, prev.tid));
+/* A race of the current access with prev.  C is the clock it was checked
+ * against: C_t itself, or (WCP) a weaker clock, under which an earlier
+ * access C_t orders is a predicted race. */
+static void race(DrDet *d, const DrLoc *loc, const DrEvent *e, uint32_t tid, bool write, DrAccess prev,
+                 const DrVC *C) {
+  const DrVC *H = &d->threads[tid].C;
+  DrAccess cur = {write, tid, dr_det_ctx(d, e), dr_vc_get(H, tid)};
+  bool predicted = C != H && prev.clock <= dr_vc_get(H, prev.tid);
+  /* relaxed WCP orders no critical sections: mutual exclusion is its lockset test */
+  if (predicted && d->opt.relaxed &&
+      dr_det_lockset_intersect(d, d->threads[tid].lockset, dr_det_ctx_lockset(d, prev.ctx)) != 0)
+    return;
+  dr_det_race(d, loc, e, cur, prev, predicted ? DR_WHY_WCP : DR_WHY_HB, dr_vc_get(predicted ? C : H, prev.tid));
 }
 
 /* W_x ≼ C_t, else a race with the last write */
 static bool check_write_epoch(DrDet *d, FtSlot *s, const DrVC *C, const DrLoc *loc, const DrEvent *e, uint32_t tid,
                               bool write) {
   if (dr_epoch_leq(s->W, C)) return true;
-  race(d, loc, e, tid, write, epoch_access(s->W, s->wctx, true));
+  race(d, loc, e, tid, write, epoch_access(s->W, s->wctx, true), C);
   return false;
 }
 
-static void ft_read(DrDet *d, uint32_t tid, FtSlot *s, const DrLoc *loc, const DrEvent *e) {
-  DrDetThread *t = &d->threads[tid];
-  const DrVC *C = &t->C;
+static void ft_read(DrDet *d, uint32_t tid, FtSlot *s, const DrLoc *loc, const DrEvent *e, const DrVC *C) {
   DrEpoch E = dr_vc_epoch(C, tid);
   if (s->R == E) { /* [FT READ SAME EPOCH] */
     d->rule[FT_READ_SAME_EPOCH]++;
@@ -93,9 +95,7 @@ static void ft_read(DrDet *d, uint32_t tid, FtSlot *s, const DrLoc *loc, const D
   s->rctx = 0;
 }
 
-static void ft_write(DrDet *d, uint32_t tid, FtSlot *s, const DrLoc *loc, const DrEvent *e) {
-  DrDetThread *t = &d->threads[tid];
-  const DrVC *C = &t->C;
+static void ft_write(DrDet *d, uint32_t tid, FtSlot *s, const DrLoc *loc, const DrEvent *e, const DrVC *C) {
   DrEpoch E = dr_vc_epoch(C, tid);
   if (s->W == E) { /* [FT WRITE SAME EPOCH] */
     d->rule[FT_WRITE_SAME_EPOCH]++;
@@ -104,13 +104,13 @@ static void ft_write(DrDet *d, uint32_t tid, FtSlot *s, const DrLoc *loc, const 
   if (!r_shared(s)) { /* [FT WRITE EXCLUSIVE] */
     d->rule[FT_WRITE_EXCLUSIVE]++;
     if (check_write_epoch(d, s, C, loc, e, tid, true) && !dr_epoch_leq(s->R, C))
-      race(d, loc, e, tid, true, epoch_access(s->R, s->rctx, false));
+      race(d, loc, e, tid, true, epoch_access(s->R, s->rctx, false), C);
   } else { /* [FT WRITE SHARED]: R_x ⊑ C_t, then R_x goes back to an epoch */
     d->rule[FT_WRITE_SHARED]++;
     DrCtxVC *rv = r_vc(s);
     uint32_t u;
     if (check_write_epoch(d, s, C, loc, e, tid, true) && dr_cvc_unordered(rv, C, &u))
-      race(d, loc, e, tid, true, dr_cvc_access(rv, u, false));
+      race(d, loc, e, tid, true, dr_cvc_access(rv, u, false), C);
     dr_cvc_delete(d, rv);
     s->R = DR_EPOCH_NONE;
     s->rctx = 0;
@@ -119,12 +119,17 @@ static void ft_write(DrDet *d, uint32_t tid, FtSlot *s, const DrLoc *loc, const 
   s->wctx = dr_det_ctx(d, e);
 }
 
-static void ft_access(DrDet *d, uint32_t tid, void *slot, const DrLoc *loc, const DrEvent *e, bool write) {
-  if (write) ft_write(d, tid, slot, loc, e);
-  else ft_read(d, tid, slot, loc, e);
+void dr_ft_access_against(DrDet *d, uint32_t tid, void *slot, const DrLoc *loc, const DrEvent *e, bool write,
+                          const DrVC *C) {
+  if (write) ft_write(d, tid, slot, loc, e, C);
+  else ft_read(d, tid, slot, loc, e, C);
 }
 
-static void ft_slot_free(DrDet *d, void *slot) {
+static void ft_access(DrDet *d, uint32_t tid, void *slot, const DrLoc *loc, const DrEvent *e, bool write) {
+  dr_ft_access_against(d, tid, slot, loc, e, write, &d->threads[tid].C);
+}
+
+void dr_ft_slot_free(DrDet *d, void *slot) {
   FtSlot *s = slot;
   if (r_shared(s)) dr_cvc_delete(d, r_vc(s));
   s->R = 0;
@@ -135,7 +140,7 @@ static void pct_line(FILE *out, const char *name, uint64_t n, uint64_t of, const
           ofname);
 }
 
-static void ft_stats(DrDet *d, FILE *out) {
+void dr_ft_print_stats(DrDet *d, FILE *out) {
   for (int i = 0; i < FT__RULES; i++)
     pct_line(out, ft_rule_names[i], d->rule[i], i < FT_WRITE_SAME_EPOCH ? d->reads : d->writes,
              i < FT_WRITE_SAME_EPOCH ? "reads" : "writes");
@@ -187,6 +192,6 @@ const DrDetOps dr_ft_ops = {
     .lock_edges = true,
     .stop_at_race = true,
     .access = ft_access,
-    .slot_free = ft_slot_free,
-    .print_stats = ft_stats,
+    .slot_free = dr_ft_slot_free,
+    .print_stats = dr_ft_print_stats,
 };

@@ -35,25 +35,12 @@ typedef struct {
   DrPairs pairs;           /* for --potential-races */
 } HyPriv;
 
-/* The statement at ctx, as the pairs file names it. */
-static DrPairStmt stmt_of(DrDet *d, uint32_t ctx) {
-  const DrCtxNode *n = &d->nodes[ctx];
-  DrPairStmt s = {0};
-  if (!ctx || !n->method) return s; /* a position hybrid does not know: "? ? 0" */
-  const DrMethod *m = d->vm->methods[n->method - 1];
-  char cn[300];
-  s.method = dr_fmt("%s.%s", dr_class_display_name(m->owner, cn, sizeof cn), m->desc);
-  s.pc = n->pc;
-  s.line = dr_method_line(m, n->pc);
-  return s;
-}
-
 /* A statement pair, once. */
 static void record_pair(DrDet *d, const DrLoc *loc, uint32_t c1, uint32_t c2) {
   HyPriv *p = d->priv;
   DrBuf field = {0};
   dr_det_loc_field_name(loc, &field);
-  DrPair pair = {.location = field.data, .first = stmt_of(d, c1), .second = stmt_of(d, c2)};
+  DrPair pair = {.location = field.data, .first = dr_det_stmt(d, c1), .second = dr_det_stmt(d, c2)};
   if (dr_pairs_add(&p->pairs, pair)) d->rule[HY_PAIRS]++;
 }
 
@@ -102,20 +89,8 @@ static void hy_slot_free(DrDet *d, void *slot) {
 static void hy_finish(DrDet *d) {
   HyPriv *p = d->priv;
   if (d->opt.potential_path) {
-    DrBuf text = {0};
     DrPairs none = {0};
-    dr_pairs_write(&text, p ? &p->pairs : &none);
-    FILE *f = fopen(d->opt.potential_path, "w");
-    bool ok = f != NULL;
-    if (f) {
-      fwrite(text.data, 1, text.len, f);
-      ok = fclose(f) == 0;
-    }
-    free(text.data);
-    if (!ok) {
-      fprintf(d->vm->err_file, "drvm: cannot write %s\n", d->opt.potential_path);
-      d->result->failed = true;
-    }
+    dr_det_write_pairs(d, p ? &p->pairs : &none, d->opt.potential_path);
   }
   if (p) dr_pairs_free(&p->pairs);
 }

@@ -15,6 +15,7 @@
   X("basicvc", &dr_basicvc_ops, "plain vector clocks (same races, slowest)")                          \
   X("eraser", &dr_eraser_ops, "Eraser locksets (false alarms on hand-offs)")                          \
   X("hybrid", &dr_hybrid_ops, "locksets + start/join/notify order: potential races")                  \
+  X("wcp", &dr_wcp_ops, "FastTrack plus WCP prediction: races another order would show")              \
   X("empty", NULL, "receives every event, does nothing")                                              \
   X("none", NULL, "no detector")
 
@@ -40,8 +41,10 @@ static const DrDetOps *const all_ops[] = {
   X("quiet", NULL, DR_OPT_FLAG, OFF(quiet), NULL, false,                                              \
     "print no report: the host reads the races (drvm_race), as drvm explore does")                   \
   X("json", "FILE", DR_OPT_STR, OFF(json_path), NULL, false, "write the races as JSON (a stable id per race)") \
-  X("potential-races", "FILE", DR_OPT_STR, OFF(potential_path), "hybrid", false,                      \
-    "write the potentially racing statement pairs (RaceFuzzer's input)")
+  X("potential-races", "FILE", DR_OPT_STR, OFF(potential_path), "hybrid wcp", false,                  \
+    "write the potentially racing (hybrid) or predicted (wcp) statement pairs (RaceFuzzer's input)")   \
+  X("relaxed", NULL, DR_OPT_FLAG, OFF(relaxed), "wcp", true,                                          \
+    "predict also behind critical sections that touch the same data (drops WCP's rule (a); a steered run confirms)")
 
 static const DrOptSpec options[] = {
 #define DR_DET_OPTION(name, arg, kind, off, applies, rerun, help) {{name, arg, help, applies, rerun}, kind, off, 0, 0, NULL},

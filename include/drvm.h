@@ -360,6 +360,7 @@ typedef struct {
   DrvmOutcome outcome;
   int exit_status;          /* as `drvm run` exits */
   int races;                /* data races the detector reported */
+  int predicted;            /* wcp: races predicted for another order of the run, not seen in it */
   int uncaught;             /* threads an exception escaped from */
   int threads;              /* threads started, main included */
   uint64_t steps;           /* instructions counted (branches and calls) */
@@ -542,6 +543,8 @@ typedef struct {
   const char *text;         /* the report as printed, both stacks */
   int thread, prev_thread;  /* the racing access's thread, and the earlier one's */
   bool write, prev_write;
+  bool predicted;           /* wcp: not seen in this run; another order of its events would show it */
+  const char *statement, *prev_statement; /* "Class.method(params) pc line", as race pairs files name them */
 } DrvmRace;
 int drvm_race_count(const DrVM *vm);
 bool drvm_race(const DrVM *vm, int i, DrvmRace *out);

@@ -56,6 +56,9 @@
  * the postponed one would do wastes at most this many points, a fraction
  * of a second, so a spin-wait never livelocks the run. */
 enum { DR_RF_LIVELOCK_PICKS = 1000000, DR_RF_LIVELOCK_MIN = 1000 };
+/* Postponed threads wait for a sleeper this long (virtual time): the
+ * short sleeps of test programs, not a thread that naps for minutes. */
+#define DR_RF_SLEEP_NS ((int64_t)100 * 1000 * 1000)
 /* A program that needed the guard once (a spin-wait on the postponed
  * thread) likely needs it again: each release halves the bound, down to
  * DR_RF_LIVELOCK_MIN, so a polling loop costs about twice the first bound
@@ -112,7 +115,7 @@ typedef struct {
 
   uint64_t step;
   uint64_t livelock_bound; /* the current bound: see DR_RF_LIVELOCK_MIN */
-  uint64_t postponements, all_postponed_releases, livelock_releases, races_created;
+  uint64_t postponements, all_postponed_releases, livelock_releases, races_created, clock_advances;
   RealRace *races;
   int nraces, races_cap;
 } Rf;
@@ -381,6 +384,30 @@ static void tidy_postponed(Rf *r, DrVM *vm) {
   }
 }
 
+/* The enabled threads not postponed, into r->cand. */
+static int candidates(Rf *r, DrVM *vm) {
+  DrThread *const *en;
+  int n = dr_sched_enabled(vm, &en);
+  if (r->cand_cap < n) {
+    r->cand_cap = n;
+    r->cand = dr_xrealloc(r->cand, sizeof *r->cand * (size_t)n);
+  }
+  int ncand = 0;
+  for (int i = 0; i < n; i++)
+    if (!is_postponed(r, en[i])) r->cand[ncand++] = en[i];
+  return ncand;
+}
+
+/* Whether a live thread's timed sleep, wait or join ends within
+ * DR_RF_SLEEP_NS of virtual time. */
+static bool sleeper_soon(DrVM *vm) {
+  DrThread *const *all;
+  int n = dr_sched_threads(vm, &all);
+  for (int i = 0; i < n; i++)
+    if (all[i]->deadline != INT64_MAX && all[i]->deadline - dr_now_ns(vm) <= DR_RF_SLEEP_NS) return true;
+  return false;
+}
+
 static DrThread *rf_pick(DrScheduler *s, DrVM *vm, DrThread *cur, DrPickReason reason) {
   (void)cur;
   (void)reason;
@@ -393,16 +420,17 @@ static DrThread *rf_pick(DrScheduler *s, DrVM *vm, DrThread *cur, DrPickReason r
     if (dr_sched_is_enabled(vm, t) && !is_postponed(r, t)) return t;
   }
   r->nqueue = r->queue_head = 0;
-  DrThread *const *en;
-  int n = dr_sched_enabled(vm, &en);
-  if (r->cand_cap < n) {
-    r->cand_cap = n;
-    r->cand = dr_xrealloc(r->cand, sizeof *r->cand * (size_t)n);
-  }
-  int ncand = 0;
-  for (int i = 0; i < n; i++)
-    if (!is_postponed(r, en[i])) r->cand[ncand++] = en[i];
+  int ncand = candidates(r, vm);
   for (;;) {
+    /* every enabled thread is postponed while another sleeps briefly:
+     * time passes for it, as the postponed threads' pause would let it
+     * on a JVM (a writer postponed while the reader sleeps before its
+     * access) */
+    if (ncand == 0 && sleeper_soon(vm) && dr_sched_advance_clock(vm)) {
+      r->clock_advances++;
+      ncand = candidates(r, vm);
+      continue;
+    }
     if (ncand == 0) {
       /* postponed = Enabled: a random one runs its pending access */
       int k = (int)dr_rng_below(&r->rng, (uint64_t)r->npost);
@@ -501,6 +529,7 @@ static void json_report(const Rf *r, FILE *f) {
   dr_jw_int(&w, "race_set", r->nset);
   dr_jw_uint(&w, "postponements", r->postponements);
   dr_jw_uint(&w, "all_postponed_releases", r->all_postponed_releases);
+  dr_jw_uint(&w, "clock_advances", r->clock_advances);
   dr_jw_uint(&w, "livelock_releases", r->livelock_releases);
   dr_jw_begin(&w, "real_races", '[');
   for (int i = 0; i < r->nraces; i++) {
@@ -537,6 +566,7 @@ static void rf_report(DrScheduler *s, DrVM *vm, FILE *f, bool json) {
             rr->second.pos, (unsigned long long)rr->times, rr->times == 1 ? "" : "s");
   }
   fprintf(f, "  %-26s %12llu\n", "all-postponed releases", (unsigned long long)r->all_postponed_releases);
+  fprintf(f, "  %-26s %12llu\n", "clock advances (sleepers)", (unsigned long long)r->clock_advances);
   fprintf(f, "  %-26s %12llu\n", "livelock releases", (unsigned long long)r->livelock_releases);
 }
 

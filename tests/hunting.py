@@ -42,7 +42,9 @@ FIG2 = os.path.join(ROOT, "lang-examples", "drfinder_fig2.dl")
 FIG2_SHORT = os.path.join(ROOT, "tests", "hunting", "drfinder_fig2_short.dl")
 RF_FIG1 = os.path.join(ROOT, "lang-examples", "racefuzzer_fig1.dl")
 RF_FIG2 = os.path.join(ROOT, "lang-examples", "racefuzzer_fig2.dl")
-TECHNIQUES = ["native", "contest", "pct", "drfinder"]
+TECHNIQUES = ["native", "contest", "pct", "drfinder", "predict"]
+# predict's goal: every labeled race within its first PREDICT_RUNS runs
+PREDICT_RUNS = 3
 RUNS = 10
 HUNT_ARGS = []  # --hunt-args: more options for every drvm hunt
 
@@ -152,6 +154,7 @@ def hidden_suite(drvm, seeds, tmp, res, pool):
     progs = sorted(glob.glob(os.path.join(ROOT, "tests", "races", "hidden_*.dl")))
     rates = {}
     hunts = {}                # program -> technique -> [hunts exposing every labeled race, hunts]
+    within = {}               # program -> [predict hunts exposing every labeled race by run PREDICT_RUNS, hunts]
     jobs = {}
     for p in progs:
         for s in range(1, seeds + 1):
@@ -162,6 +165,7 @@ def hidden_suite(drvm, seeds, tmp, res, pool):
         labels = labels_of(p)
         row = rates.setdefault(os.path.basename(p), {t: [0, 0] for t in TECHNIQUES})
         hrow = hunts.setdefault(os.path.basename(p), {t: [0, 0] for t in TECHNIQUES})
+        wrow = within.setdefault(os.path.basename(p), [0, 0])
         for s in range(1, seeds + 1):
             h, err = jobs[(p, s)].result()
             if h is None:
@@ -176,6 +180,10 @@ def hidden_suite(drvm, seeds, tmp, res, pool):
                 # the hunt exposed every labeled race in some run of its 10
                 hrow[t][0] += all(any(matches(lab, r) and r["runs_found"] for r in races) for lab in labels)
                 hrow[t][1] += 1
+                if t == "predict":
+                    wrow[0] += all(any(matches(lab, r) and r["runs_found"] and r["first_run"] <= PREDICT_RUNS
+                                       for r in races) for lab in labels)
+                    wrow[1] += 1
                 extra = [r["location"] for r in races if not any(matches(lab, r) for lab in labels)]
                 res.check(not extra, "%s [%s seed %d]: only labeled races" % (os.path.basename(p), t, s),
                           "unexpected: %s" % extra)
@@ -207,6 +215,14 @@ def hidden_suite(drvm, seeds, tmp, res, pool):
         # the issue's goal, met with --phase1 detect (84.2% without); few seeds measure too coarsely
         res.check(seeds < 10 or share >= 90.0, "race-hidden suite: drfinder exposes every labeled race in >= 90%% "
                   "of hunts", "%.1f%%" % share)
+    if "predict" in TECHNIQUES:
+        got = sum(w[0] for w in within.values())
+        of = sum(w[1] for w in within.values())
+        print("predict: hunts exposing every labeled race within %d runs: %d/%d (%.1f%%)%s" % (
+            PREDICT_RUNS, got, of, 100.0 * got / max(of, 1),
+            "".join("\n  missed in %s: %d/%d" % (n, w[1] - w[0], w[1]) for n, w in sorted(within.items()) if w[0] < w[1])))
+        res.check(of > 0 and got >= 0.95 * of, "race-hidden suite: predict exposes every labeled race within %d runs in "
+                  ">= 95%% of hunts" % PREDICT_RUNS, "%d of %d hunts" % (got, of))
     for t in ("native", "contest", "pct"):
         if t not in TECHNIQUES or "drfinder" not in TECHNIQUES:
             continue
@@ -273,6 +289,25 @@ def hunt_with(drvm, prog, seed, tmp, args):
         return None, "%s: exit %d\n%s" % (" ".join(cmd), p.returncode, p.stderr.decode(errors="replace")[-2000:])
     with open(js) as f:
         return json.load(f), None
+
+
+def norace_hunts(drvm, seeds, tmp, res, pool):
+    """No technique reports a race on a norace program (predict's confirming
+    runs never turn a prediction into a report there)."""
+    progs = sorted(glob.glob(os.path.join(ROOT, "tests", "races", "norace_*.dl")))
+    jobs = {(p, s): pool.submit(hunt, drvm, p, s, TECHNIQUES, tmp) for p in progs for s in range(1, seeds + 1)}
+    runs = 0
+    for (p, s), fu in sorted(jobs.items()):
+        h, err = fu.result()
+        if h is None:
+            res.check(False, "hunt %s seed %d" % (os.path.basename(p), s), err)
+            continue
+        got = [r["location"] for t in h["techniques"].values() for r in t["races"]]
+        runs += RUNS * len(TECHNIQUES)
+        res.check(not got, "%s [hunt seed %d]: no race reported on a norace program" % (os.path.basename(p), s),
+                  "reported %s" % got)
+    print("norace programs: %d programs x %d seeds, %d runs of %s: no race reported" % (
+        len(progs), seeds, runs, ", ".join(TECHNIQUES)))
 
 
 def print_hunt_shares(hunts, seeds):
@@ -451,6 +486,7 @@ def main():
             hidden_suite(drvm, a.seeds, tmp, res, pool)
             if not a.suite_only:
                 order_previous(drvm, a.seeds, tmp, res, pool)
+                norace_hunts(drvm, min(a.seeds, 3), tmp, res, pool)
         if not a.suite_only:
             racefuzzer(drvm, tmp, res)
             restarts(drvm, tmp, res)

@@ -102,6 +102,14 @@ must be exactly their known false alarms, declared as
   // eraser: LOCS                  Eraser's false alarms (default: none)
   // hybrid: LOCS                  hybrid's potential races (default: none)
 
+Every race test also gets `FILE [predict]`: one native run (seed 1) under
+`--detector wcp --relaxed`, whose predicted races drvm confirms by steered
+runs.  The races it saw plus those it confirmed must be as labeled (exactly
+LOCS for race-always and race-hidden: one observed run finds every hidden
+race), a norace file has none confirmed (predictions it cannot confirm
+are allowed), and every confirmed race's witness must replay to a
+FastTrack report on its location.
+
 Every thread test also gets `FILE [precision]`: seeds 1..5 of the native and
 random schedulers, each run under ft, djit and basicvc, which must report
 the same races (FastTrack's claim of identical precision).
@@ -771,6 +779,61 @@ def run_imprecise(t, opts, det):
     return [(name, [])]
 
 
+RE_CONFIRMED = re.compile(r"^drvm: the predicted race on (\S+) is real: .*`drvm run --replay (\S+) ")
+
+
+def run_predict(t, opts):
+    """A race test under wcp --relaxed with confirmation: seen + confirmed races as labeled, witnesses replay."""
+    name = t.rel + " [predict]"
+    wdir = tempfile.mkdtemp(prefix="drvm-predict-")
+    try:
+        fd, path = tempfile.mkstemp(prefix="drvm-races-", suffix=".json")
+        os.close(fd)
+        extra = ["--sched", "native", "--seed", "1", "--detector", "wcp", "--relaxed", "--witness-dir", wdir]
+        cmd = drvm_command(t, opts, extra + ["--report", "json=" + path])
+        shown = shell_command(drvm_command(t, opts, extra[:-2]), opts)
+        rc, out, err, timed_out = run_process(cmd, opts.timeout * 4)
+        try:
+            with open(path, encoding="utf-8") as f:
+                races = json.load(f)["races"]
+        except (OSError, ValueError, KeyError, TypeError):
+            races = None
+        os.unlink(path)
+        seen = race_locations([r for r in races or [] if not r.get("predicted")])
+        confirmed = {}
+        for line in decode(err).splitlines():
+            m = RE_CONFIRMED.match(line)
+            if m:
+                confirmed[LOC_ARRAY_ELEMENT.sub("", m.group(1))] = m.group(2)
+        got = seen | set(confirmed)
+        reasons = check_output(t, "drvm", rc, out, err, timed_out, opts.timeout * 4, check_stdout=t.check_stdout,
+                               seed=1, status=RACE_EXIT if got else 0)
+        if not reasons and races is None:
+            reasons.append("no JSON report was written (or it is not valid JSON)")
+        if not reasons:
+            want = set() if t.race_label == "norace" else t.race_locs
+            if got != want:
+                reasons.append("seen {%s} and confirmed {%s}; labeled {%s}" % (
+                    ", ".join(sorted(seen)), ", ".join(sorted(confirmed)), ", ".join(sorted(want))))
+        for loc, rec in sorted(confirmed.items()):
+            fd, rp = tempfile.mkstemp(prefix="drvm-replay-", suffix=".json")
+            os.close(fd)
+            run_process(drvm_command(t, opts, ["--replay", rec, "--report", "json=" + rp]), opts.timeout)
+            try:
+                with open(rp, encoding="utf-8") as f:
+                    again = race_locations(json.load(f)["races"])
+            except (OSError, ValueError, KeyError, TypeError):
+                again = set()
+            os.unlink(rp)
+            if loc not in again:
+                reasons.append("the witness %s of %s replays to races on {%s}" % (rec, loc, ", ".join(sorted(again))))
+        if reasons:
+            return [(name, ["rerun: " + shown] + reasons + ["stderr:\n" + tail(decode(err), 30)])]
+        return [(name, [])]
+    finally:
+        shutil.rmtree(wdir, ignore_errors=True)
+
+
 def run_precision(t, opts):
     """A thread test under ft, djit and basicvc: the same races in every run."""
     name = t.rel + " [precision]"
@@ -806,6 +869,7 @@ def plan(t, opts):
         return [lambda: run_test(t, opts)] if t.jdk_eligible() else []
     if t.races:
         jobs = [lambda s=s: run_races(t, opts, s) for s in ("native", "random")]
+        jobs.append(lambda: run_predict(t, opts))
         if t.race_label == "norace":
             jobs += [lambda d=d: run_imprecise(t, opts, d) for d in ("eraser", "hybrid")]
     elif not t.threads:

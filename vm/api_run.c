@@ -403,6 +403,7 @@ int drvm_finish(DrVM *vm, DrvmResult *r) {
     r->outcome = outcome_of(vm, status);
     r->exit_status = status;
     r->races = a->det_result.races;
+    r->predicted = a->det_result.predicted;
     r->uncaught = vm->uncaught;
     r->threads = vm->nall_threads;
     r->steps = vm->steps;

@@ -96,7 +96,8 @@ uint64_t dr_explore_fingerprint(const DrExplorer *x);
 /* --- detector/registry.c --- */
 /* What a finished detector found. */
 typedef struct {
-  int races;                 /* reports printed */
+  int races;                 /* reports printed (races seen in the run) */
+  int predicted;             /* wcp: races predicted for another order, not seen */
   bool failed;               /* it could not do its job (a file, a clock overflow) */
 } DrDetectorResult;
 

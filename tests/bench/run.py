@@ -39,7 +39,7 @@ not inflated by other processes competing for the CPU), least of RUNS kept:
     compares CPU time per step, the step count coming from `drvm -v`).
     Skipped with a note when the nohooks binary is missing;
   * detectors: the FastTrack paper's table.  Every program runs under
-    --detector none, empty, ft, djit, basicvc, eraser and hybrid, in
+    --detector none, empty, ft, djit, basicvc, eraser, hybrid and wcp, in
     --detector-runs rounds (default 2), least CPU time kept; it prints each
     detector's slowdown over none, the peak RSS under none and ft and their
     ratio, a geometric-mean row, and whether the goals are met: ft at most
@@ -83,7 +83,7 @@ MAIN_THREADS = "4"
 # Every drvm run that measures the VM itself disables race detection (ft is the default).
 NO_DETECTOR = ["--detector", "none"]
 # The detector table: the detectors in the order of the FastTrack paper's table, hybrid last.
-DETECTORS = ("none", "empty", "ft", "djit", "basicvc", "eraser", "hybrid")
+DETECTORS = ("none", "empty", "ft", "djit", "basicvc", "eraser", "hybrid", "wcp")
 # Smaller inputs for the detector table (binarytrees' default runs 8 s even under none).
 DETECTOR_ARGS = {"binarytrees": ["13", "2"]}
 # drvm's exit status when the detector found races (--race-exit-code's default).
@@ -559,7 +559,9 @@ def detector_table(drvm, programs, args):
         cut = args.detector_budget > 0 and first[0].cpu > 1.5 * args.detector_budget
         if cut:
             limit = ["--max-steps", str(max(1, int(steps * args.detector_budget / first[0].cpu)))]
-        variants = [[drvm, "run", "--detector", d] + limit + [path, "--"] + pargs for d in DETECTORS]
+        # wcp predicts only: its confirming runs are other runs, not its cost
+        variants = [[drvm, "run", "--detector", d] + (["--confirm", "0"] if d == "wcp" else []) + limit + [path, "--"]
+                    + pargs for d in DETECTORS]
         ok = (STEPS_EXIT, RACE_EXIT) if cut else (0, RACE_EXIT)
         best = [None] * len(DETECTORS)
         peak = [0] * len(DETECTORS)
@@ -631,8 +633,8 @@ def detector_table(drvm, programs, args):
         sp = g[other] / g["ft"]
         print("  goal: ft faster than %-7s (paper: %4.1fx):          %.2fx  %s (paper's factor %s)"
               % (other, paper, sp, verdict(sp > 1.0), "reached" if sp >= paper else "not reached"))
-    print("  empty (event delivery alone): %.2fx   eraser: %.2fx   hybrid: %.2fx"
-          % (g["empty"], g["eraser"], g["hybrid"]))
+    print("  empty (event delivery alone): %.2fx   eraser: %.2fx   hybrid: %.2fx   wcp (predicting): %.2fx"
+          % (g["empty"], g["eraser"], g["hybrid"], g["wcp"]))
     if racy:
         print("  races reported (*) by: %s" % ", ".join(d for d in DETECTORS if d in racy))
     print()

@@ -88,7 +88,7 @@ def run_errors():
     cases = [
         (["run", "--seed", "1", "--sched", "bogus", LOST], "drvm: unknown scheduler 'bogus' (choose one of: native, "),
         (["run", "--seed", "1", "--detector", "bogus", LOST], "drvm: unknown detector 'bogus' (choose one of: ft, "),
-        (["run", "--seed", "1", "--potential-races", "p", LOST], "drvm: --potential-races needs --detector hybrid\n"),
+        (["run", "--seed", "1", "--potential-races", "p", LOST], "drvm: --potential-races needs --detector hybrid or wcp\n"),
         (["run", "no/such.dl"], "drvm: cannot read no/such.dl: No such file or directory\n"),
         (["run", "--seed", "1", "--replay", "/no/such.rec", LOST], "drvm: cannot read /no/such.rec: "),
         (["run", "--seed", "1", "--detector", "none", "--sched-report", "/no/such/dir/r.json", LOST], "drvm: cannot write /no/such/dir/r.json"),
