@@ -20,7 +20,7 @@ A setup line runs drvm before the session and adds only its exit status
 to the transcript (for a command whose output varies, as `drvm hunt`'s
 timings do):
 
-    # setup: drvm hunt repl_hidden.dl --runs 1 --techniques drfinder --seed 1 --dir h
+    # setup: drvm hunt repl_hidden.dl --runs 1 --techniques drfinder --phase1 collect --seed 1 --dir h
 
 A third runs drvm after the session too, and requires its standard output
 to be the program output the session showed (its "| " lines), whatever
