@@ -414,22 +414,28 @@ OWN_DEADLOCK = """public class OwnDeadlock {
 """
 
 
+def drfinder_restarts(drvm, tmp, name, source):
+    """Phase I of source, then a Phase II run with --restarts 3: (process,
+    stderr, its scheduler report, the program's path, the relations file)."""
+    prog = os.path.join(tmp, name + ".dl")
+    with open(prog, "w") as f:
+        f.write(source)
+    mtr = os.path.join(tmp, name + ".mtr")
+    subprocess.run([drvm, "run", "--sched", "drfinder", "--detector", "none", "--seed", "1", "--mtr-out", mtr, prog],
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=60)
+    rep = os.path.join(tmp, name + ".json")
+    p = subprocess.run([drvm, "run", "--sched", "drfinder", "--seed", "1", "--mtr-in", mtr, "--restarts", "3",
+                        "--sched-report", rep, prog], stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
+    with open(rep) as f:
+        got = json.load(f)
+    return p, p.stderr.decode(errors="replace"), got, prog, mtr
+
+
 def own_deadlock(drvm, tmp, res):
     """DrFinder reverses a and b, which end; then main waits for a notify
     nobody sends: the program's own deadlock, whatever the order, which a
     restart would only repeat.  It is reported, not restarted."""
-    prog = os.path.join(tmp, "own_deadlock.dl")
-    with open(prog, "w") as f:
-        f.write(OWN_DEADLOCK)
-    mtr = os.path.join(tmp, "own_deadlock.mtr")
-    subprocess.run([drvm, "run", "--sched", "drfinder", "--detector", "none", "--seed", "1", "--mtr-out", mtr, prog],
-                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=60)
-    rep = os.path.join(tmp, "own_deadlock.json")
-    p = subprocess.run([drvm, "run", "--sched", "drfinder", "--seed", "1", "--mtr-in", mtr, "--restarts", "3",
-                        "--sched-report", rep, prog], stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
-    err = p.stderr.decode(errors="replace")
-    with open(rep) as f:
-        got = json.load(f)
+    p, err, got, prog, mtr = drfinder_restarts(drvm, tmp, "own_deadlock", OWN_DEADLOCK)
     res.check(p.returncode == 4 and "restarting" not in err and got["reversals"] >= 1 and got["restarts"] == 0,
               "drfinder --restarts: the program's own deadlock after a reversal is reported, not restarted",
               "exit %d, report %s\n%s" % (p.returncode, got, err[-600:]))
@@ -439,19 +445,8 @@ def restarts(drvm, tmp, res):
     """A lock-order deadlock that DrFinder's escorts walk into: --restarts
     starts the run over, counts it, and the seed line says how to get back
     to the last attempt; without it the deadlock is reported (exit 4)."""
-    prog = os.path.join(tmp, "lock_order.dl")
-    with open(prog, "w") as f:
-        f.write(LOCK_ORDER)
-    mtr = os.path.join(tmp, "lock_order.mtr")
-    subprocess.run([drvm, "run", "--sched", "drfinder", "--detector", "none", "--seed", "1", "--mtr-out", mtr, prog],
-                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=60)
-    rep = os.path.join(tmp, "lock_order.json")
-    p = subprocess.run([drvm, "run", "--sched", "drfinder", "--seed", "1", "--mtr-in", mtr, "--restarts", "3",
-                        "--sched-report", rep, prog], stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
-    err = p.stderr.decode(errors="replace")
+    p, err, got, prog, mtr = drfinder_restarts(drvm, tmp, "lock_order", LOCK_ORDER)
     n = err.count("restarting it (restart ")
-    with open(rep) as f:
-        got = json.load(f)
     seed_lines = [l for l in err.splitlines() if l.startswith("drvm: seed")]
     res.check(n >= 1 and got["restarts"] == n and got["attempts"] == n + 1,
               "drfinder --restarts 3: restarts counted (%d restarts, report %s)" % (n, got.get("restarts")), err[-600:])
