@@ -135,7 +135,9 @@ static bool add_races(Explore *x, DrVM *vm) {
   int n = drvm_race_count(vm);
   for (int i = 0; i < n; i++) {
     DrvmRace r;
-    if (!drvm_race(vm, i, &r)) continue;
+    /* a wcp prediction is some other execution's race: the search runs
+     * that execution itself, where the race is seen */
+    if (!drvm_race(vm, i, &r) || r.predicted) continue;
     char *key = race_key(&r);
     ExRace *e = NULL;
     for (int k = 0; k < x->nraces && !e; k++)

@@ -300,6 +300,20 @@ def cross_check(opt, por, sample=None, extra=()):
           "%s vs %s" % (sorted(y.race_set()), sorted(opt.race_set())))
 
 
+def check_wcp():
+    """Under --detector wcp the search counts only the races its executions
+    show: a prediction is another execution's race, which the search runs
+    itself (before, the volatile-hidden race counted in 3 executions of 3)."""
+    prog = os.path.join(ROOT, "tests", "races", "hidden_volatile_single_check.dl")
+    x, y = Explored(prog, ["--detector", "ft"]), Explored(prog, ["--detector", "wcp"])
+    if not (x.ok and y.ok):
+        check(rel(prog) + " [wcp]", False, "an exploration failed")
+        return
+    counts = lambda e: sorted((r["location"], r["count"]) for r in e["races"])
+    check(rel(prog) + " [wcp: the same races in the same executions as ft]", counts(x) == counts(y),
+          "ft %s, wcp %s" % (counts(x), counts(y)))
+
+
 # ------------------------------------------------------------ 4: benchmarks
 
 def check_benchmarks():
@@ -603,6 +617,7 @@ def main():
     check(rel(lost) + " [header states K = 3]", k3 and "count=6" in head)
     if k3:
         check_program(lost, ["3"], {"count=%d" % i for i in range(2, 7)}, int(k3.group(1)))
+    check_wcp()
     check_benchmarks()
     check_bounds()
     check_errors()
