@@ -123,9 +123,11 @@ static void new_races(ReplVM *v) {
       v->race_lines = dr_xrealloc(v->race_lines, sizeof *v->race_lines * (size_t)v->races_cap);
     }
     v->races[v->nraces] = dr_strdup(race.text);
-    v->race_lines[v->nraces++] = dr_fmt("%s: T%d %s, T%d %s before it", race.location, race.thread,
+    /* wcp: a race of another order of this run, not of this one */
+    v->race_lines[v->nraces++] = dr_fmt("%s: T%d %s, T%d %s before it%s", race.location, race.thread,
                                         race.write ? "write" : "read", race.prev_thread,
-                                        race.prev_write ? "write" : "read");
+                                        race.prev_write ? "write" : "read",
+                                        race.predicted ? " (predicted for another order: not in this run)" : "");
   }
 }
 
