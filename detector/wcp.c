@@ -303,6 +303,7 @@ static DrVC **init_clock(DrDet *d, int id) {
 
 static void wcp_sync(DrDet *d, uint32_t tid, const DrEvent *e) {
   uint32_t u = e->other ? (uint32_t)e->other->id : 0;
+  wth(d, u > tid ? u : tid); /* both threads' state first: making one may move the other */
   switch (e->kind) {
   case DR_EV_ACQUIRE:
   case DR_EV_WAKE:
@@ -313,10 +314,16 @@ static void wcp_sync(DrDet *d, uint32_t tid, const DrEvent *e) {
     if (e->obj) wcp_release(d, tid, e->obj);
     break;
   case DR_EV_FORK:
-    if (e->other) p_join(d, wth(d, u), u, &fresh(d, tid)->C);
+    if (e->other) {
+      const DrVC *C = &fresh(d, tid)->C;
+      p_join(d, wth(d, u), u, C);
+    }
     break;
   case DR_EV_JOIN:
-    if (e->other) p_join(d, wth(d, tid), tid, &fresh(d, u)->C);
+    if (e->other) {
+      const DrVC *C = &fresh(d, u)->C;
+      p_join(d, wth(d, tid), tid, C);
+    }
     break;
   case DR_EV_INIT:
     if (e->cls) {
