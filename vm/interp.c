@@ -515,7 +515,7 @@ static void interp_run(DrVM *vm) {
   do {                                                                        \
     int32_t off_ = (int32_t)(offset);                                         \
     ip += off_;                                                               \
-    if (off_ < 0) STEP_HERE();                                                \
+    if (off_ <= 0) STEP_HERE(); /* an empty loop branches to itself */       \
     DISPATCH();                                                               \
   } while (0)
 
