@@ -56,6 +56,7 @@ typedef struct DrApi {
   DrListener *detector;       /* made by drvm_start; NULL: none */
   DrDetectorResult det_result;
   DrListener *tracer;
+  bool trace_failed;        /* the trace file could not be written whole */
   DrApiListener **listeners;
   int nlisteners, listeners_cap;
   DrStrPool pool;             /* option strings the scheduler and detector keep */

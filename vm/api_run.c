@@ -108,7 +108,8 @@ bool drvm_trace(DrVM *vm, const char *path) {
   if (!dr_api_check(vm, "drvm_trace", DR_API_NEW, DR_API_COMPILED)) return false;
   DrApi *a = vm->api;
   if (a->tracer) return dr_api_fail(vm, "drvm_trace: the run is traced already");
-  a->tracer = dr_tracer_new(path);
+  a->trace_failed = false;
+  a->tracer = dr_tracer_new(path, &a->trace_failed);
   if (!a->tracer) return dr_api_fail(vm, "cannot write %s: %s", path, strerror(errno));
   return true;
 }
@@ -374,6 +375,8 @@ static int finish_parts(DrVM *vm, int status) {
   bool races = a->det_result.races > 0 && status == DR_EXIT_OK;
   if (races) status = DR_EXIT_RACES;
   if (a->det_result.failed && status == DR_EXIT_OK) status = DR_EXIT_USAGE;
+  /* the trace asked for is lost: that comes before the races found */
+  if (a->trace_failed && (status == DR_EXIT_OK || races)) status = DR_EXIT_USAGE;
   if (a->replay && !dr_sched_replay_done(a->replay, vm)) status = DR_EXIT_REPLAY;
   char err[512];
   if (a->recorder && !dr_sched_record_finish(a->recorder, err, sizeof err)) {

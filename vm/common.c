@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <string.h>
+#include <sys/stat.h>
 
 void dr_panic(const char *file, int line, const char *fmt, ...) {
   va_list ap;
@@ -38,22 +39,35 @@ char *dr_strdup(const char *s) { return dr_strndup(s, strlen(s)); }
 char *dr_read_file(const char *path, size_t *len_out) {
   FILE *f = fopen(path, "rb");
   if (!f) return NULL;
+  struct stat st;
+  if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+    fclose(f);
+    errno = EISDIR;
+    return NULL;
+  }
   size_t cap = 4096, len = 0;
   char *buf = dr_xrealloc(NULL, cap);
+  int err = 0;
   for (;;) {
     size_t n = fread(buf + len, 1, cap - len - 1, f);
     len += n;
     if (n == 0) break;
     if (cap - len - 1 == 0) {
+      /* an endless input (/dev/zero, a pipe that never ends) must not
+       * take all memory: past the limit it is an error */
+      if (cap >= DR_READ_MAX) {
+        err = EFBIG;
+        break;
+      }
       cap *= 2;
       buf = dr_xrealloc(buf, cap);
     }
   }
-  int err = ferror(f);
+  if (!err && ferror(f)) err = errno ? errno : EIO;
   fclose(f);
   if (err) {
     free(buf);
-    errno = EIO;
+    errno = err;
     return NULL;
   }
   buf[len] = '\0';

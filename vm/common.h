@@ -70,6 +70,7 @@ void *dr_xcalloc(size_t n, size_t size);
 char *dr_strdup(const char *s);
 char *dr_strndup(const char *s, size_t n);
 /* Reads a whole file; NULL with errno set on failure. */
+enum { DR_READ_MAX = 256 << 20 }; /* bytes: a longer file is an error (EFBIG) */
 char *dr_read_file(const char *path, size_t *len_out);
 
 #endif

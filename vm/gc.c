@@ -258,7 +258,9 @@ void *dr_gc_alloc(DrVM *vm, DrClass *cls, size_t size) {
 #else
   if (vm->bytes_allocated + size > vm->next_gc) dr_gc_collect(vm);
 #endif
-  if (vm->max_heap && vm->bytes_allocated + size > vm->max_heap) {
+  /* before the exception classes are loaded (the program's string
+   * constants) nothing could be thrown: the limit applies from there on */
+  if (vm->max_heap && vm->bytes_allocated + size > vm->max_heap && vm->known[DR_WK_OUT_OF_MEMORY]) {
     dr_gc_collect(vm);
     if (vm->bytes_allocated + size > vm->max_heap) {
       /* The error object itself is small; let it past the limit once. */

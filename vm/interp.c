@@ -1308,12 +1308,22 @@ bool dr_main_start(DrVM *vm, DrClass *cls, int argc, const char *const *argv, in
   vm->thread = t;
   *status = DR_EXIT_EXCEPTION;
   DrArray *args = dr_new_array(vm, dr_array_class(vm, vm->known[DR_WK_STRING]), argc);
-  if (!args) return false;
-  dr_push_root(vm, &args->hdr);
-  for (int i = 0; i < argc; i++) {
+  if (args) dr_push_root(vm, &args->hdr);
+  for (int i = 0; args && i < argc; i++) {
     DrString *s = dr_new_string_utf8(vm, argv[i]);
-    if (!s) break;
+    if (!s) {
+      dr_pop_roots(vm, 1);
+      args = NULL;
+      break;
+    }
     ((DrObj **)DR_ARRAY_DATA(args))[i] = &s->hdr;
+  }
+  if (!args) { /* as a JVM whose heap cannot hold its start: no program ran */
+    vm->exception = NULL;
+    fprintf(vm->err_file, "drvm: the heap limit (--max-heap %zu bytes) is too small to start the program: "
+                          "main's arguments do not fit\n", vm->max_heap);
+    *status = DR_EXIT_USAGE;
+    return false;
   }
   DrFrame *f = push_frame(vm, t, main, t->stack);
   dr_pop_roots(vm, 1);

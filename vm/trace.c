@@ -138,6 +138,8 @@ void dr_event_line(DrVM *vm, const DrEvent *e, DrBuf *b) {
 typedef struct {
   DrListener base;
   FILE *out;               /* NULL: stderr, in order with the program's output */
+  char *path;
+  bool *failed;
   DrBuf line;
 } Tracer;
 
@@ -150,14 +152,20 @@ static void tracer_event(DrListener *self, DrVM *vm, const DrEvent *e) {
 }
 
 static void tracer_finish(DrListener *self, DrVM *vm) {
-  (void)vm;
   Tracer *t = (Tracer *)self;
-  if (t->out) fclose(t->out);
+  /* a full disk shows only now: a lost trace is an error, as for every
+   * other file drvm writes */
+  if (t->out && (ferror(t->out) | fclose(t->out))) {
+    dr_flush_output(vm);
+    fprintf(vm->err_file, "drvm: cannot write %s\n", t->path);
+    *t->failed = true;
+  }
+  free(t->path);
   free(t->line.data);
   free(t);
 }
 
-DrListener *dr_tracer_new(const char *path) {
+DrListener *dr_tracer_new(const char *path, bool *failed) {
   FILE *out = NULL;
   if (path) {
     out = fopen(path, "w");
@@ -168,5 +176,7 @@ DrListener *dr_tracer_new(const char *path) {
   t->base.event = tracer_event;
   t->base.finish = tracer_finish;
   t->out = out;
+  t->path = path ? dr_strdup(path) : NULL;
+  t->failed = failed;
   return &t->base;
 }

@@ -11,6 +11,9 @@ void dr_event_target(DrVM *vm, const DrEvent *e, DrBuf *b);
 void dr_event_line(DrVM *vm, const DrEvent *e, DrBuf *b);
 /* The --trace listener writing to path (NULL: stderr).  NULL if path
  * cannot be opened (errno set).  Its finish() closes and frees it. */
-DrListener *dr_tracer_new(const char *path);
+/* A listener writing a line per event to path (NULL: stderr).  *failed is
+ * set at the end when the file could not be written whole (after saying
+ * so on the VM's error stream). */
+DrListener *dr_tracer_new(const char *path, bool *failed);
 
 #endif

@@ -92,6 +92,12 @@ def run_errors():
         (["run", "no/such.dl"], "drvm: cannot read no/such.dl: No such file or directory\n"),
         (["run", "--seed", "1", "--replay", "/no/such.rec", LOST], "drvm: cannot read /no/such.rec: "),
         (["run", "--seed", "1", "--detector", "none", "--sched-report", "/no/such/dir/r.json", LOST], "drvm: cannot write /no/such/dir/r.json"),
+        # issue 18: a directory, an endless input, a trace on a full disk, a heap too small to start
+        (["run", "tests"], "drvm: cannot read tests: Is a directory\n"),
+        (["run", "/dev/zero"], "drvm: cannot read /dev/zero: File too large\n"),
+        (["run", "--seed", "1", "--trace=/dev/full", LOST], "drvm: cannot write /dev/full\n"),
+        (["run", "--seed", "1", "--max-heap", "1", LOST], "drvm: the heap limit (--max-heap 1 bytes) is too small to start "
+                                                          "the program"),
     ]
     for args, start in cases:
         rc, _, err = drvm(*args)
