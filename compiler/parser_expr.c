@@ -591,16 +591,20 @@ static int parse_binary_prec(DrTokKind k, DrBinOp *op) {
   }
 }
 
-/* Operator chains (a + b + c ...) count their links as nesting levels,
- * like selector chains (see parse_postfix). */
+/* Operator chains (a + b + c ...) build left-deep trees that the later
+ * phases walk recursively, so their links count as nesting too, but one
+ * level per DR_CHAIN_LINKS links: valid Java such as a 1,000-term sum is
+ * accepted (up to DR_PARSE_MAX_DEPTH * DR_CHAIN_LINKS terms). */
+enum { DR_CHAIN_LINKS = 8 };
+
 static DrExpr *parse_binary(DrParser *p, int min_prec) {
   DrExpr *left = parse_unary(p);
-  int depth0 = p->depth;
+  int depth0 = p->depth, links = 0;
   for (;;) {
     DrToken *t = parse_cur(p);
     DrBinOp op = DR_BIN_NONE;
     int prec = parse_binary_prec(t->kind, &op);
-    if (prec == 0 || prec < min_prec || !parse_enter(p)) break;
+    if (prec == 0 || prec < min_prec || (links++ % DR_CHAIN_LINKS == 0 && !parse_enter(p))) break;
     parse_advance(p);
     if (t->kind == T_INSTANCEOF) {
       DrExpr *e = parse_new_expr(p, E_INSTANCEOF, t->pos);

@@ -163,7 +163,9 @@ static void lockset_rehash(DrDet *d) {
   uint32_t *h = dr_xcalloc(cap, sizeof(uint32_t));
   for (uint32_t i = 0; i < d->nlocksets; i++) {
     const DrLockset *l = &d->locksets[i];
-    uint32_t k = lockset_hash(d->lock_keys + l->first, l->n) & (cap - 1);
+    /* the empty set has no keys, and there may be none at all yet: no
+     * arithmetic on a null pointer */
+    uint32_t k = lockset_hash(l->n ? d->lock_keys + l->first : NULL, l->n) & (cap - 1);
     while (h[k]) k = (k + 1) & (cap - 1);
     h[k] = i + 1;
   }

@@ -586,6 +586,22 @@ static void test_parser_errors(DrCheck *c) {
     ts_close(&s);
     free(text);
   }
+
+  /* a flat chain a + a + ... : 1,000 terms are Java (a link is an eighth
+   * of a level); 100,000 are still bounded, an error and no overflow */
+  for (int k = 0; k < 2; k++) {
+    int n = k ? 100000 : 1000;
+    char *text = malloc((size_t)n * 4 + 64);
+    size_t len = (size_t)sprintf(text, "class A { int a; int x = a");
+    for (int i = 1; i < n; i++) len += (size_t)sprintf(text + len, " + a");
+    strcpy(text + len, "; }");
+    DrTestSrc s;
+    ts_parse(&s, text, false);
+    if (k) CHECK(c, !s.ok && ts_has_error(&s, 0, 0, "too deeply nested"));
+    else CHECK(c, s.ok);
+    ts_close(&s);
+    free(text);
+  }
 }
 
 int main(void) {
