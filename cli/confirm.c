@@ -25,10 +25,7 @@ void dr_predictions_collect(DrVM *vm, DrPredictions *out) {
     if (!drvm_race(vm, i, &r) || !r.predicted || !r.statement || !r.prev_statement) continue;
     DrPrediction p;
     p.location = dr_strdup(r.location);
-    /* an array's pairs location is its class: "int[]#1[2]" -> "int[]" */
-    const char *hash = r.object ? strchr(r.location, '#') : NULL;
-    p.field = hash && strchr(r.location, '[') ? dr_fmt("%.*s", (int)(hash - r.location), r.location)
-                                              : dr_strdup(r.location);
+    p.field = dr_pairs_location(r.location);
     p.stmt = dr_strdup(r.statement);
     p.prev_stmt = dr_strdup(r.prev_statement);
     DR_PUSH(out->items, out->n, out->cap, p);

@@ -19,9 +19,8 @@
 enum { DR_PREDICT_TRIES = 2 };
 
 typedef struct {
-  char *location, *file; /* the pair's location; the pairs file it came from */
-  char *key;             /* its line: location and statements, to predict it once */
-  int number;            /* its pair number in file (--pair) */
+  char *file;            /* the pairs file it came from */
+  int number;            /* its pair number there (--pair) */
   int tries;
   bool done;             /* confirmed, or its location raced in some run */
 } PPair;
@@ -29,7 +28,8 @@ typedef struct {
 struct DrHuntPredict {
   DrHunt *h;
   int ti, base;
-  PPair *pairs;
+  DrPairs known;         /* every pair predicted so far, each once */
+  PPair *pairs;          /* parallel to known.items */
   int npairs, cap;
   int *confirming;       /* per run: the pair it confirms + 1, 0 for an observed run */
 };
@@ -45,8 +45,9 @@ DrHuntPredict *dr_hunt_predict_new(DrHunt *h, int ti, int base) {
 
 void dr_hunt_predict_free(DrHuntPredict *p) {
   if (!p) return;
-  for (int i = 0; i < p->npairs; i++) free(p->pairs[i].location), free(p->pairs[i].file), free(p->pairs[i].key);
+  for (int i = 0; i < p->npairs; i++) free(p->pairs[i].file);
   free(p->pairs);
+  dr_pairs_free(&p->known);
   free(p->confirming);
   free(p);
 }
@@ -70,12 +71,10 @@ static void absorb_races(DrHuntPredict *p, int r) {
     const DrJson *pred = dr_json_get(race, "predicted");
     const char *loc = dr_json_str(race, "location");
     if (!loc || (pred && pred->kind == DR_JSON_BOOL && pred->num)) continue;
-    for (int k = 0; k < p->npairs; k++) {
-      const char *pl = p->pairs[k].location;
-      size_t n = strlen(pl);
-      /* "int[]" covers "int[]#1[2]" */
-      if (!strcmp(pl, loc) || (!strncmp(pl, loc, n) && loc[n] == '#')) p->pairs[k].done = true;
-    }
+    char *field = dr_pairs_location(loc);
+    for (int k = 0; k < p->npairs; k++)
+      if (!strcmp(p->known.items[k].location, field)) p->pairs[k].done = true;
+    free(field);
   }
   dr_json_free(&j);
 }
@@ -89,17 +88,10 @@ static void absorb_pairs(DrHuntPredict *p, int r) {
   char err[300];
   if (text && dr_pairs_parse(text, len, path, &ps, err, sizeof err)) {
     for (int i = 0; i < ps.count; i++) {
-      DrBuf key = {0};
-      DrPairs one = {.items = &ps.items[i], .count = 1};
-      dr_pairs_write(&key, &one);
-      dr_buf_append(&key, "", 1);
-      bool seen = false;
-      for (int k = 0; k < p->npairs && !seen; k++) seen = !strcmp(p->pairs[k].key, key.data);
-      if (seen) {
-        free(key.data);
-        continue;
-      }
-      PPair np = {dr_strdup(ps.items[i].location), dr_strdup(path), key.data, i + 1, 0, false};
+      if (dr_pairs_index(&p->known, &ps.items[i]) >= 0) continue;
+      DR_PUSH(p->known.items, p->known.count, p->known.cap, ps.items[i]);
+      memset(&ps.items[i], 0, sizeof ps.items[i]); /* now known's */
+      PPair np = {dr_strdup(path), i + 1, 0, false};
       DR_PUSH(p->pairs, p->npairs, p->cap, np);
     }
   }

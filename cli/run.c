@@ -55,9 +55,8 @@ static bool set_detector(const DrRun *r, DrVM *vm) {
   char *opts = dr_ro_det_options(&r->o, det, &refused);
   bool ok = refused == DR_RO__COUNT;
   if (!ok) {
-    DrBuf which = {0}; /* "hybrid wcp" -> "hybrid or wcp" */
-    for (const char *p = dr_ro_entry(refused)->applies; *p; p++)
-      dr_buf_append_str(&which, *p == ' ' ? " or " : (char[2]){*p, 0});
+    DrBuf which = {0};
+    dr_buf_append_choices(&which, dr_ro_entry(refused)->applies, ' ');
     dr_buf_append(&which, "", 1);
     fprintf(stderr, "drvm: %s needs --detector %s\n", dr_ro_row(refused)->name, which.data);
     free(which.data);

@@ -37,9 +37,8 @@
 enum { WCP_SECTIONS = 1 << 14 };
 
 /* counters after FastTrack's (ft.c uses rule[0..7]) */
-enum { WR_RULE_A = 8, WR_RULE_B, WR_SECTIONS, WR_DROPPED, WR_PREDICTED, WR__END };
-static const char *const wr_names[] = {"rule (a) joins", "rule (b) joins", "critical sections",
-                                       "sections dropped", "predicted races"};
+enum { WR_RULE_A = 8, WR_RULE_B, WR_SECTIONS, WR_DROPPED, WR__END };
+static const char *const wr_names[] = {"rule (a) joins", "rule (b) joins", "critical sections", "sections dropped"};
 
 /* One location as rule (a) sees it within one lock's sections. */
 typedef struct {
@@ -377,9 +376,7 @@ static void wcp_access(DrDet *d, uint32_t tid, void *slot, const DrLoc *loc, con
     d->suppressed++;
     return;
   }
-  int before = d->nraces;
   dr_ft_access_against(d, tid, slot, loc, e, write, &w->C);
-  for (int i = before; i < d->nraces; i++) d->rule[WR_PREDICTED] += d->races[i].predicted;
 }
 
 static void wcp_finish(DrDet *d) {
@@ -390,10 +387,7 @@ static void wcp_finish(DrDet *d) {
     for (int i = 0; i < d->nraces; i++) {
       const DrRace *r = &d->races[i];
       if (!r->predicted) continue;
-      /* an array's location is its class: "int[]#7[3]" -> "int[]" */
-      const char *hash = r->alloc_site ? strchr(r->location, '#') : NULL;
-      char *field = hash ? dr_fmt("%.*s", (int)(hash - r->location), r->location) : dr_strdup(r->location);
-      DrPair pair = {.location = field, .first = dr_det_stmt(d, r->cur.ctx), .second = dr_det_stmt(d, r->prev.ctx)};
+      DrPair pair = {.location = dr_pairs_location(r->location), .first = dr_det_stmt(d, r->cur.ctx), .second = dr_det_stmt(d, r->prev.ctx)};
       dr_pairs_add(&pairs, pair);
     }
     dr_det_write_pairs(d, &pairs, d->opt.potential_path);
@@ -414,6 +408,7 @@ static void wcp_stats(DrDet *d, FILE *out) {
   dr_ft_print_stats(d, out);
   for (int i = WR_RULE_A; i < WR__END; i++)
     fprintf(out, "  %-26s %12llu\n", wr_names[i - WR_RULE_A], (unsigned long long)d->rule[i]);
+  fprintf(out, "  %-26s %12d\n", "predicted races", d->result->predicted);
 }
 
 const DrDetOps dr_wcp_ops = {

@@ -21,6 +21,16 @@ void dr_buf_append(DrBuf *b, const char *s, size_t n) {
 
 void dr_buf_append_str(DrBuf *b, const char *s) { dr_buf_append(b, s, strlen(s)); }
 
+void dr_buf_append_choices(DrBuf *b, const char *words, char sep) {
+  for (const char *w = words; *w;) {
+    const char *end = strchr(w, sep);
+    size_t n = end ? (size_t)(end - w) : strlen(w);
+    if (w != words) dr_buf_append_str(b, " or ");
+    dr_buf_append(b, w, n);
+    w += n + (end != NULL);
+  }
+}
+
 void dr_buf_append_shell_arg(DrBuf *b, const char *a) {
   bool plain = *a != 0;
   for (const char *p = a; *p; p++)

@@ -17,6 +17,9 @@ typedef struct {
 void dr_buf_reserve(DrBuf *b, size_t extra);
 void dr_buf_append(DrBuf *b, const char *s, size_t n);
 void dr_buf_append_str(DrBuf *b, const char *s);
+/* Words separated by sep ("a|b|c", "hybrid wcp") as a person reads a
+ * choice: "a or b or c". */
+void dr_buf_append_choices(DrBuf *b, const char *words, char sep);
 /* A space, then a for a POSIX shell: quoted unless plain characters only
  * (the command lines drvm prints for rerunning a run). */
 void dr_buf_append_shell_arg(DrBuf *b, const char *a);

@@ -1,5 +1,6 @@
 /* "key=value" option text, parsed by typed specs. */
 #include "options.h"
+#include "buf.h"
 
 #include <errno.h>
 #include <string.h>
@@ -69,14 +70,11 @@ static bool set_value(const DrOptSpec *sp, const char *v, void *base, DrStrPool 
       }
       w = bar ? bar + 1 : NULL;
     }
-    char words[256];
-    size_t len = 0;
-    for (const char *c = sp->what ? sp->what : ""; *c && len + 5 < sizeof words; c++) {
-      if (*c != '|') words[len++] = *c;
-      else len += (size_t)snprintf(words + len, sizeof words - len, " or ");
-    }
-    words[len] = 0;
-    snprintf(err, errsize, "%s takes %s, not '%s'", sp->e.name, words, v);
+    DrBuf words = {0};
+    dr_buf_append_choices(&words, sp->what ? sp->what : "", '|');
+    dr_buf_append(&words, "", 1);
+    snprintf(err, errsize, "%s takes %s, not '%s'", sp->e.name, words.data, v);
+    free(words.data);
     return false;
   }
   case DR_OPT_STR:

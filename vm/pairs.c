@@ -32,12 +32,23 @@ static bool pair_equal(const DrPair *a, const DrPair *b) {
          (stmt_equal(&a->first, &b->second) && stmt_equal(&a->second, &b->first));
 }
 
-bool dr_pairs_add(DrPairs *ps, DrPair p) {
+int dr_pairs_index(const DrPairs *ps, const DrPair *p) {
   for (int i = 0; i < ps->count; i++)
-    if (pair_equal(&ps->items[i], &p)) {
-      dr_pair_free(&p);
-      return false;
-    }
+    if (pair_equal(&ps->items[i], p)) return i;
+  return -1;
+}
+
+char *dr_pairs_location(const char *race_location) {
+  const char *hash = strchr(race_location, '#');
+  bool element = hash && race_location[strlen(race_location) - 1] == ']';
+  return element ? dr_strndup(race_location, (size_t)(hash - race_location)) : dr_strdup(race_location);
+}
+
+bool dr_pairs_add(DrPairs *ps, DrPair p) {
+  if (dr_pairs_index(ps, &p) >= 0) {
+    dr_pair_free(&p);
+    return false;
+  }
   if (stmt_cmp(&p.first, &p.second) > 0) {
     DrPairStmt t = p.first;
     p.first = p.second;

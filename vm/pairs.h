@@ -57,6 +57,11 @@ void dr_pairs_write(DrBuf *b, const DrPairs *ps);
  * given in err when a line is malformed; out then holds the pairs before
  * that line. */
 bool dr_pairs_parse(const char *text, size_t len, const char *name, DrPairs *out, char *err, size_t errsize);
+/* The index of p in ps (either way round), or -1. */
+int dr_pairs_index(const DrPairs *ps, const DrPair *p);
+/* A race's location as a pairs file names it: a field as it is, an array
+ * element ("int[]#7[3]") as its array class ("int[]").  Malloc'd. */
+char *dr_pairs_location(const char *race_location);
 void dr_pair_free(DrPair *p);
 void dr_pairs_free(DrPairs *ps);
 

@@ -217,6 +217,30 @@ static void test_pairs_round_trip(DrCheck *t) {
   CHECK(t, dr_pairs_add(&ps, pair("Other.count", "Counter$Adder.run()", 5, 8, "Counter$Adder.run()", 13, 8)));
   CHECK(t, dr_pairs_add(&ps, pair("int[]", "Bank.deposit(int, long)", 0, -1, NULL, 0, 0)));
   CHECK(t, ps.count == 3);
+  /* found either way round; another location is another pair */
+  DrPair probe = pair("Counter.count", "Counter$Adder.run()", 13, 8, "Counter$Adder.run()", 5, 8);
+  CHECK(t, dr_pairs_index(&ps, &probe) == 0);
+  free(probe.location);
+  probe.location = dr_strdup("Counter.total");
+  CHECK(t, dr_pairs_index(&ps, &probe) == -1);
+  dr_pair_free(&probe);
+  /* a race's location as pairs files name it: an array element by its class */
+  const char *locs[][2] = {{"Counter.count", "Counter.count"}, {"int[]#7[3]", "int[]"},
+                           {"Account[][]#2[0]", "Account[][]"}, {"Outer$In.x", "Outer$In.x"}};
+  for (int i = 0; i < 4; i++) {
+    char *got = dr_pairs_location(locs[i][0]);
+    CHECK(t, !strcmp(got, locs[i][1]));
+    free(got);
+  }
+  /* a choice of words as messages print it */
+  const char *choices[][3] = {{"a|b|c", "|", "a or b or c"}, {"hybrid wcp", " ", "hybrid or wcp"}, {"wcp", " ", "wcp"}};
+  for (int i = 0; i < 3; i++) {
+    DrBuf w = {0};
+    dr_buf_append_choices(&w, choices[i][0], choices[i][1][0]);
+    dr_buf_append(&w, "", 1);
+    CHECK(t, !strcmp(w.data, choices[i][2]));
+    free(w.data);
+  }
   DrBuf text = {0};
   dr_pairs_write(&text, &ps);
   /* statements in sorted order; a method's spaces kept; "? ? 0" */
