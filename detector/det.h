@@ -139,6 +139,9 @@ struct DrDet {
    * single-threaded program runs at full speed.  Eraser and hybrid take
    * them all: their first owner of a location is part of their states. */
   bool alone;
+  bool filter;             /* --filter trade: the topological filter (det_filter.c) */
+  uint32_t ctx_override;   /* nonzero: dr_det_ctx's answer (a filtered access applied later) */
+  uint64_t seeded;         /* accesses applied from the filter's records */
 
   DrDetThread *threads;    /* by DrThread id */
   int nthreads, threads_cap;
@@ -205,6 +208,15 @@ bool dr_det_raced(const DrDet *d, const DrLoc *loc);
 void dr_det_mark_raced(DrDet *d, const DrLoc *loc);
 /* The shadow of an object, or NULL if it has none yet. */
 static inline const DrShadow *dr_det_obj_shadow(const DrObj *o) { return o ? (const DrShadow *)o->shadow : NULL; }
+
+/* An object's shadow with its slots. */
+DrShadow *dr_det_shadow_slots(DrDet *d, DrObj *o);
+
+/* --- det_filter.c: the topological filter's listener side (vm/escape.h) --- */
+void dr_det_filter_enable(DrDet *d);
+/* th's epoch and lockset, for the filter's records */
+void dr_det_filter_publish(DrDet *d, DrThread *th);
+void dr_det_filter_print_stats(DrDet *d, FILE *out);
 
 /* --- det_ctx.c --- */
 /* The context of the event e by its thread: its stack and locks. */

@@ -32,6 +32,7 @@ DrDetThread *dr_det_thread(DrDet *d, uint32_t tid) {
     t->live = true;
     dr_vc_set(&t->C, tid, 1, &d->mem); /* C_t(t) = 1 initially */
     d->mem.vcs_allocated++;
+    if (d->filter && (int)tid < d->vm->nall_threads) d->vm->all_threads[tid]->esc_epoch = 1;
   }
   return t;
 }
@@ -157,6 +158,8 @@ static DR_ALWAYS_INLINE DrShadow *obj_shadow_slots(DrDet *d, DrObj *o) {
   if (DR_UNLIKELY(!sh || sh->nslots == 0)) sh = shadow_grow(d, o);
   return sh;
 }
+
+DrShadow *dr_det_shadow_slots(DrDet *d, DrObj *o) { return obj_shadow_slots(d, o); }
 
 static DrShadow *static_shadow(DrDet *d, DrClass *c) {
   if (c->id >= d->nstatics) {
@@ -293,6 +296,8 @@ static void on_volatile(DrDet *d, DrDetThread *t, uint32_t tid, const DrEvent *e
   }
 }
 
+static void on_sync(DrDet *d, const DrEvent *e, uint32_t tid);
+
 static void det_event(DrListener *self, DrVM *vm, const DrEvent *e) {
   DrDet *d = (DrDet *)self;
   (void)vm;
@@ -304,6 +309,14 @@ static void det_event(DrListener *self, DrVM *vm, const DrEvent *e) {
     on_access(d, t, tid, e, e->kind == DR_EV_WRITE);
     return;
   }
+  on_sync(d, e, tid);
+  if (d->filter) { /* the threads' epochs and locksets, as the filter's records key them */
+    dr_det_filter_publish(d, e->thread);
+    if (e->other) dr_det_filter_publish(d, e->other);
+  }
+}
+
+static void on_sync(DrDet *d, const DrEvent *e, uint32_t tid) {
   /* both first: creating one may move the other */
   if (e->other) dr_det_thread(d, (uint32_t)e->other->id);
   DrDetThread *t = dr_det_thread(d, tid);
@@ -351,6 +364,7 @@ static void det_event(DrListener *self, DrVM *vm, const DrEvent *e) {
       d->alone = false;
       d->base.events |= DR_EV_BIT(DR_EV_READ) | DR_EV_BIT(DR_EV_WRITE);
       dr_listeners_changed(d->vm);
+      if (d->filter) dr_det_filter_enable(d); /* what main made alone stays global */
     }
     if (!u) break;
     u->created_ctx = dr_det_ctx(d, e);
@@ -408,6 +422,7 @@ static void print_stats(DrDet *d) {
   fprintf(out, "  %-26s %12llu\n", "writes", (unsigned long long)d->writes);
   fprintf(out, "  %-26s %12llu\n", "synchronization events", (unsigned long long)d->syncs);
   if (d->ops->print_stats) d->ops->print_stats(d, out);
+  if (d->filter) dr_det_filter_print_stats(d, out);
   fprintf(out, "  %-26s %12llu\n", "accesses not rechecked", (unsigned long long)d->suppressed);
   fprintf(out, "  %-26s %12llu\n", "vector clocks allocated", (unsigned long long)d->mem.vcs_allocated);
   fprintf(out, "  %-26s %12.1f KB\n", "peak shadow memory", (double)d->mem.peak / 1024.0);
@@ -415,6 +430,7 @@ static void print_stats(DrDet *d) {
 
 static void det_free(DrDet *d) {
   DrVM *vm = d->vm;
+  if (d->filter) dr_esc_enable(vm, NULL);
   for (DrObj *o = vm->objects; o; o = o->gc_next) {
     shadow_delete(d, o->shadow);
     o->shadow = NULL;
@@ -517,6 +533,8 @@ DrListener *dr_detector_new(DrVM *vm, const DrDetectorOptions *o, DrDetectorResu
     d->base.events &= ~(DR_EV_BIT(DR_EV_READ) | DR_EV_BIT(DR_EV_WRITE));
   }
   if (ops->priv_size) d->priv = dr_xcalloc(1, ops->priv_size);
+  d->filter = o->filter == DR_FILTER_TRADE;
+  if (d->filter && !ops->lock_edges) dr_det_filter_enable(d); /* they take every access from the start */
   vm->shadow_free = shadow_free_hook;
   vm->shadow_ctx = d;
   dr_det_thread(d, 0);

@@ -17,6 +17,9 @@
 
 #include "../vm/registry.h"
 
+/* --filter's values, 1 + their index in the option's words */
+enum { DR_FILTER_NONE = 1, DR_FILTER_TRADE = 2 };
+
 typedef struct {
   const char *name;          /* a name of the registry (registry.c) */
   bool all_races;            /* every racing pair, not one report per field */
@@ -25,6 +28,7 @@ typedef struct {
   const char *json_path;     /* --report json=FILE, or NULL */
   const char *potential_path;/* hybrid, wcp: --potential-races FILE, or NULL */
   bool relaxed;              /* wcp: without rule (a), with a lockset test (wcp.c) */
+  int filter;                /* DR_FILTER_*: 0 when not given */
   const char *replay_cmd;    /* the command that reruns this run, for reports */
   uint64_t seed;
 } DrDetectorOptions;

@@ -32,22 +32,24 @@ static const DrDetOps *const all_ops[] = {
 };
 
 #define OFF(field) offsetof(DrDetectorOptions, field)
-/* X(name, arg, kind, field, applies, rerun, help) */
+/* X(name, arg, kind, field, what (DR_OPT_CHOICE: the values "a|b"), applies, rerun, help) */
 #define DR_DET_OPTIONS(X)                                                                             \
-  X("all-races", NULL, DR_OPT_FLAG, OFF(all_races), NULL, false,                                      \
+  X("all-races", NULL, DR_OPT_FLAG, OFF(all_races), NULL, NULL, false,                                      \
     "report every racing pair (default: one report per field or per array access site)")             \
-  X("stats", NULL, DR_OPT_FLAG, OFF(stats), NULL, false,                                              \
+  X("stats", NULL, DR_OPT_FLAG, OFF(stats), NULL, NULL, false,                                              \
     "print the detector's rule counts, clocks and memory at the end")                                \
-  X("quiet", NULL, DR_OPT_FLAG, OFF(quiet), NULL, false,                                              \
+  X("quiet", NULL, DR_OPT_FLAG, OFF(quiet), NULL, NULL, false,                                              \
     "print no report: the host reads the races (drvm_race), as drvm explore does")                   \
-  X("json", "FILE", DR_OPT_STR, OFF(json_path), NULL, false, "write the races as JSON (a stable id per race)") \
-  X("potential-races", "FILE", DR_OPT_STR, OFF(potential_path), "hybrid wcp", false,                  \
+  X("json", "FILE", DR_OPT_STR, OFF(json_path), NULL, NULL, false, "write the races as JSON (a stable id per race)") \
+  X("potential-races", "FILE", DR_OPT_STR, OFF(potential_path), NULL, "hybrid wcp", false,                  \
     "write the potentially racing (hybrid) or predicted (wcp) statement pairs (RaceFuzzer's input)")   \
-  X("relaxed", NULL, DR_OPT_FLAG, OFF(relaxed), "wcp", true,                                          \
-    "predict also behind critical sections that touch the same data (drops WCP's rule (a); a steered run confirms)")
+  X("relaxed", NULL, DR_OPT_FLAG, OFF(relaxed), NULL, "wcp", true,                                          \
+    "predict also behind critical sections that touch the same data (drops WCP's rule (a); a steered run confirms)") \
+  X("filter", "WHICH", DR_OPT_CHOICE, OFF(filter), "none|trade", "ft djit basicvc eraser hybrid", true,         \
+    "trade: accesses to objects only one thread can reach skip the detector (TRaDe), same races")
 
 static const DrOptSpec options[] = {
-#define DR_DET_OPTION(name, arg, kind, off, applies, rerun, help) {{name, arg, help, applies, rerun}, kind, off, 0, 0, NULL},
+#define DR_DET_OPTION(name, arg, kind, off, what, applies, rerun, help) {{name, arg, help, applies, rerun}, kind, off, 0, 0, what},
     DR_DET_OPTIONS(DR_DET_OPTION)
 #undef DR_DET_OPTION
 };

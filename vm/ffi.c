@@ -395,7 +395,9 @@ bool dr_ffi_call(DrVM *vm, DrValue *args, DrValue *ret) {
       break;
     case FFI_A_ARRAY:
       /* the elements themselves: C's writes are the array's; no GC can
-       * move or free them during the call (no bytecode runs) */
+       * move or free them during the call (no bytecode runs).  C may keep
+       * the pointer for a call by another thread: the array is global. */
+      if (vm->esc_on) dr_esc_publish(vm, args[i].ref);
       slots[i].p = args[i].ref ? (void *)DR_ARRAY_DATA((DrArray *)args[i].ref) : NULL;
       break;
     case FFI_A_VOID: break;

@@ -238,6 +238,7 @@ void dr_gc_collect(DrVM *vm) {
     } else {
       *link = o->gc_next;
       if (o->shadow && vm->shadow_free) vm->shadow_free(vm->shadow_ctx, o);
+      if (o->local) dr_esc_free(vm, o);
       gc_free_monitor(o->monitor);
       pool_free(vm, o, gc_object_size(o));
     }
@@ -281,6 +282,7 @@ void *dr_gc_alloc(DrVM *vm, DrClass *cls, size_t size) {
   o->gc_next = vm->objects;
   vm->objects = o;
   vm->bytes_allocated += size;
+  if (vm->esc_on) dr_esc_new(vm, o);
   return o;
 }
 
@@ -320,6 +322,7 @@ void dr_gc_free_all(DrVM *vm) {
   while (o) {
     DrObj *n = o->gc_next;
     if (o->shadow && vm->shadow_free) vm->shadow_free(vm->shadow_ctx, o);
+      if (o->local) dr_esc_free(vm, o);
     gc_free_monitor(o->monitor);
     if (!pool_sized(gc_object_size(o))) free(o);
     o = n;
@@ -350,6 +353,7 @@ void dr_gc_free_run(DrVM *vm) {
   while (o && !(o->flags & DR_OBJ_PERM)) {
     DrObj *next = o->gc_next;
     if (o->shadow && vm->shadow_free) vm->shadow_free(vm->shadow_ctx, o);
+      if (o->local) dr_esc_free(vm, o);
     gc_free_monitor(o->monitor);
     pool_free(vm, o, gc_object_size(o));
     o = next;

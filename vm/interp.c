@@ -161,6 +161,34 @@ static void trace_instruction(DrVM *vm, const DrFrame *fr, const uint32_t *ip) {
 
 static bool is_user(const DrMethod *m) { return m && !(m->owner->flags & DR_CLS_BUILTIN); }
 
+/* The reference an access about to execute stores, if it stores one. */
+static DrObj *stored_ref(const DrVM *vm, const DrEvent *ev, const uint32_t *ip, const DrValue *R) {
+  switch (vm->access_shape[ip[0]]) {
+  case DR_SHAPE_FIELD_PUT: return ev->cls->field_is_ref[ev->field] ? R[ip[3]].ref : NULL;
+  case DR_SHAPE_STATIC_PUT: return ev->cls->static_is_ref[ev->field] ? R[ip[3]].ref : NULL;
+  case DR_SHAPE_ARRAY_STORE: return ev->cls->elem_kind == DR_K_REF ? R[ip[3]].ref : NULL;
+  default: return NULL;
+  }
+}
+
+/* The topological filter (escape.h) at a decoded access about to
+ * execute: a reference stored into a global location publishes what it
+ * references.  True if the access is to an object local to th: it is
+ * noted in the object's record (the program's own code only) instead of
+ * reported. */
+static bool esc_filter(DrVM *vm, DrThread *th, const DrEvent *ev, const uint32_t *ip, const DrValue *R, bool user) {
+  bool write = ev->kind == DR_EV_WRITE;
+  if (!ev->is_static && !ev->obj) return false; /* it throws */
+  if (ev->is_static || !dr_obj_owner(ev->obj)) {
+    DrObj *v = write ? stored_ref(vm, ev, ip, R) : NULL;
+    if (v && dr_obj_owner(v)) dr_esc_publish(vm, v);
+    return false;
+  }
+  if (dr_obj_owner(ev->obj) != (uint32_t)th->id + 1u) return false; /* cannot be: checked as global */
+  if (user) dr_esc_note(vm, th, ev->obj, ev->field, write, ev->method, ev->pc);
+  return true;
+}
+
 /* Before a hooked instruction, at th's saved ip: the scheduling point if
  * the scheduler asked for this kind of event, and the event to report
  * once it has taken effect (*post).  Only the program's own code is
@@ -184,12 +212,17 @@ static DrThread *hook_before(DrVM *vm, DrThread *th, DrEvent *ev, bool *post) {
     granted = true;
     th->init_return_ip = NULL;
   }
-  if (!user) return th;
+  bool access = ev->kind == DR_EV_READ || ev->kind == DR_EV_WRITE;
+  if (!user) {
+    if (vm->esc_on && access) esc_filter(vm, th, ev, ip, fr->regs, false);
+    return th;
+  }
   unsigned cat = (fl & (DR_OPF_READ | DR_OPF_WRITE)) ? DR_SP_ACCESS : (fl & (DR_OPF_CALL | DR_OPF_RETURN)) ? DR_SP_CALL : 0;
   if (!granted && (vm->sched_points & cat)) {
     DrThread *next = dr_sched_point(vm, DR_PICK_EVENT);
     if (next != th) return next;
   }
+  if (vm->esc_on && access && esc_filter(vm, th, ev, ip, fr->regs, true)) return th;
   if (!dr_listening(vm, ev->kind)) return th;
   if (ev->kind == DR_EV_CALL && ev->callee && (ev->callee->flags & DR_M_NATIVE)) {
     dr_emit_event(vm, ev); /* a native call returns within the instruction */
@@ -206,7 +239,8 @@ static DrThread *hook_before(DrVM *vm, DrThread *th, DrEvent *ev, bool *post) {
  * path (it may throw, or wait for class initialization). */
 static bool access_now(DrVM *vm, DrThread *th, const DrFrame *fr, const uint32_t *ip, const DrValue *R) {
   th->granted_ip = NULL;
-  if (!is_user(fr->method)) return true;
+  bool user = is_user(fr->method);
+  if (!user && !vm->esc_on) return true;
   DrEvent ev;
   ev.kind = DR_EV_READ;
   ev.obj = NULL;
@@ -262,6 +296,8 @@ static bool access_now(DrVM *vm, DrThread *th, const DrFrame *fr, const uint32_t
   ev.thread = th;
   ev.method = fr->method;
   ev.pc = (uint32_t)(ip - fr->method->code);
+  if (vm->esc_on && esc_filter(vm, th, &ev, ip, R, user)) return true;
+  if (!user) return true;
   ev.callee = NULL;
   ev.other = NULL;
   ev.arg = 0;
@@ -849,6 +885,7 @@ run_op:
     if (DR_UNLIKELY(!o)) THROW_WITH(dr_throw_npe(vm));
     SYNC_POINT();
     o->fields[A2] = R[A3];
+    if (DR_UNLIKELY(vm->esc_on) && !dr_obj_owner(&o->hdr) && o->hdr.cls->field_is_ref[A2]) dr_esc_publish(vm, R[A3].ref);
     if (DR_UNLIKELY(dr_listening(vm, DR_EV_VWRITE))) emit_access(vm, th, DR_EV_VWRITE, &o->hdr, NULL, (int32_t)A2, false);
     NEXT(4);
   }
@@ -866,6 +903,7 @@ run_op:
     ENSURE_INIT(c, -1);
     SYNC_POINT();
     c->statics[A2] = R[A3];
+    if (DR_UNLIKELY(vm->esc_on) && c->static_is_ref[A2]) dr_esc_publish(vm, R[A3].ref);
     if (DR_UNLIKELY(dr_listening(vm, DR_EV_VWRITE))) emit_access(vm, th, DR_EV_VWRITE, NULL, c, (int32_t)A2, true);
     NEXT(4);
   }

@@ -48,6 +48,7 @@ struct DrObj {
   uint32_t flags;
   struct DrMonitor *monitor; /* created on first synchronized use */
   void *shadow;            /* detector state; dies with the object */
+  struct DrLocalRec *local;/* the topological filter's record while local (escape.h) */
 };
 
 /* An ordinary instance: DrValue fields[cls->nfields]. */

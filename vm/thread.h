@@ -86,6 +86,9 @@ typedef struct DrThread {
   bool in_uncaught;        /* running drvm.Boot.uncaught for an escaped exception */
   bool died;               /* an exception escaped its run() (or main) */
   uint64_t events;         /* scheduling points passed: PCT-style step counts */
+  /* the words a listener publishes for the topological filter (escape.h):
+   * a local object's record is valid while they stay the same */
+  uint32_t esc_epoch, esc_lockset;
 } DrThread;
 
 #endif

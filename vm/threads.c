@@ -383,6 +383,7 @@ static bool thread_start(DrVM *vm, DrValue *args, DrValue *ret) {
   DrObj *jt = args[0].ref;
   DrValue *tid = dr_field(jt, "tid");
   if (tid->i != 0) return dr_throw(vm, DR_WK_ILLEGAL_THREAD_STATE, NULL);
+  if (vm->esc_on) dr_esc_publish(vm, jt); /* and its Runnable: the new thread reaches both */
   DrMethod *run = jt->cls->vtable[vm->thread_run->vtable_index];
   DrThread *t = dr_thread_new(vm);
   tid->i = t->id + 1;

@@ -100,6 +100,7 @@ void dr_vm_free(DrVM *vm) {
   free(vm->strings);
   free(vm->gray);
   free(vm->roots);
+  free(vm->esc_stack);
   vm_free_threads(vm);
   free(vm->all_threads);
   free(vm->threads);

@@ -6,6 +6,7 @@
 #include <stdatomic.h>
 
 #include "buf.h"
+#include "escape.h"
 #include "thread.h"
 
 struct DrScheduler;
@@ -196,8 +197,14 @@ typedef struct DrVM {
   uint64_t timeouts;       /* timed sleeps, waits and joins that ran out: a scheduler sees the clock wake a thread */
   uint64_t inits;          /* program classes whose initialization started: a scheduler sees which step */
   const struct DrClass *init_last; /* ... started it, and the class */
+  /* the topological filter (escape.h) */
+  bool esc_on;
+  DrEscSink esc_sink;
+  DrEscStats esc_stats;
   char run_end;
   /* ---- end of the run's scalars ---- */
+  DrObj **esc_stack;       /* dr_esc_publish's work list */
+  int esc_nstack, esc_stack_cap;
 
   /* per opcode, how an access instruction names its location (interp.c's
    * access_now), from the opcode table's operand formats: DR_SHAPE_* */
