@@ -105,6 +105,7 @@ test: drvm $(UNIT_BINS) $(API_BINS) $(FFI_TEST_LIB)
 	@python3 tests/runner.py --drvm ./drvm $(addprefix --unit ,$(UNIT_BINS)) tests/lang tests/threads tests/races \
 	  tests/ffi
 	@python3 tests/cli/check.py ./drvm
+	@python3 tests/filter/check.py --drvm ./drvm --seeds 1
 	@python3 tests/hunt_test.py ./drvm
 	@python3 tests/racefuzzer/check.py ./drvm
 	@python3 tests/hunting.py ./drvm
