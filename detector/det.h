@@ -77,6 +77,11 @@ typedef struct {
    * terminal anyway (hybrid goes on: every statement pair counts) */
   bool stop_at_race;
   size_t priv_size;        /* bytes of DrDet.priv, zeroed */
+  /* The inline same-epoch check (vm.h's DrFastCheck): a slot's words at
+   * these offsets equal to the thread's epoch make a read (a write) by
+   * it a no-op of access().  fast: it opts in. */
+  bool fast;
+  uint32_t fast_read_off, fast_write_off;
   /* An access to loc (after it took effect) by thread tid whose context
    * is ctx (computed lazily by dr_det_ctx). */
   void (*access)(DrDet *d, uint32_t tid, void *slot, const DrLoc *loc, const DrEvent *e, bool write);
@@ -212,10 +217,12 @@ static inline const DrShadow *dr_det_obj_shadow(const DrObj *o) { return o ? (co
 /* An object's shadow with its slots. */
 DrShadow *dr_det_shadow_slots(DrDet *d, DrObj *o);
 
+/* th's words for the filter's records and the inline check: its epoch
+ * and lockset */
+void dr_det_publish(DrDet *d, DrThread *th);
+
 /* --- det_filter.c: the topological filter's listener side (vm/escape.h) --- */
 void dr_det_filter_enable(DrDet *d);
-/* th's epoch and lockset, for the filter's records */
-void dr_det_filter_publish(DrDet *d, DrThread *th);
 void dr_det_filter_print_stats(DrDet *d, FILE *out);
 
 /* --- det_ctx.c --- */

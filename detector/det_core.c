@@ -11,6 +11,7 @@
  * on the target thread, and a class's initialization -> its use by other
  * threads (JLS 12.4.2) is joined at a thread's first static access of the
  * class. */
+#include <stddef.h>
 #include <string.h>
 
 #include "det.h"
@@ -32,7 +33,7 @@ DrDetThread *dr_det_thread(DrDet *d, uint32_t tid) {
     t->live = true;
     dr_vc_set(&t->C, tid, 1, &d->mem); /* C_t(t) = 1 initially */
     d->mem.vcs_allocated++;
-    if (d->filter && (int)tid < d->vm->nall_threads) d->vm->all_threads[tid]->esc_epoch = 1;
+    if ((d->filter || d->ops->fast) && (int)tid < d->vm->nall_threads) dr_det_publish(d, d->vm->all_threads[tid]);
   }
   return t;
 }
@@ -310,10 +311,19 @@ static void det_event(DrListener *self, DrVM *vm, const DrEvent *e) {
     return;
   }
   on_sync(d, e, tid);
-  if (d->filter) { /* the threads' epochs and locksets, as the filter's records key them */
-    dr_det_filter_publish(d, e->thread);
-    if (e->other) dr_det_filter_publish(d, e->other);
+  if (d->filter || d->ops->fast) { /* the threads' epochs and locksets changed */
+    dr_det_publish(d, e->thread);
+    if (e->other) dr_det_publish(d, e->other);
   }
+}
+
+void dr_det_publish(DrDet *d, DrThread *th) {
+  uint32_t tid = (uint32_t)th->id;
+  const DrDetThread *t = &d->threads[tid];
+  ASSERT((int)tid < d->nthreads && t->live, "a thread's words come from its state");
+  th->esc_epoch = dr_vc_get(&t->C, tid);
+  th->esc_lockset = t->lockset;
+  if (d->ops->fast) th->fast_epoch = dr_vc_epoch(&t->C, tid);
 }
 
 static void on_sync(DrDet *d, const DrEvent *e, uint32_t tid) {
@@ -431,6 +441,11 @@ static void print_stats(DrDet *d) {
 static void det_free(DrDet *d) {
   DrVM *vm = d->vm;
   if (d->filter) dr_esc_enable(vm, NULL);
+  if (d->ops->fast) {
+    vm->fast.on = false;
+    vm->fast.owner = NULL;
+    for (int i = 0; i < vm->nall_threads; i++) vm->all_threads[i]->fast_epoch = DR_FAST_NONE;
+  }
   for (DrObj *o = vm->objects; o; o = o->gc_next) {
     shadow_delete(d, o->shadow);
     o->shadow = NULL;
@@ -463,6 +478,9 @@ static void det_finish(DrListener *self, DrVM *vm) {
   DrDet *d = (DrDet *)self;
   (void)vm;
   if (d->ops->finish) d->ops->finish(d);
+  /* the accesses the interpreter answered inline were the detector's too */
+  d->reads += d->vm->fast.hits[0];
+  d->writes += d->vm->fast.hits[1];
   dr_flush_output(d->vm);
   dr_det_report_finish(d);
   if (d->opt.stats) print_stats(d);
@@ -534,6 +552,16 @@ DrListener *dr_detector_new(DrVM *vm, const DrDetectorOptions *o, DrDetectorResu
   }
   if (ops->priv_size) d->priv = dr_xcalloc(1, ops->priv_size);
   d->filter = o->filter == DR_FILTER_TRADE;
+  if (ops->fast) {
+    vm->fast = (DrFastCheck){
+        .owner = &d->base, /* on once added, if no other listener wants accesses */
+        .nslots_off = (uint32_t)offsetof(DrShadow, nslots),
+        .base = (uint32_t)sizeof(DrShadow),
+        .stride = (uint32_t)ops->slot_size,
+        .read_off = ops->fast_read_off,
+        .write_off = ops->fast_write_off,
+    };
+  }
   if (d->filter && !ops->lock_edges) dr_det_filter_enable(d); /* they take every access from the start */
   vm->shadow_free = shadow_free_hook;
   vm->shadow_ctx = d;

@@ -31,6 +31,8 @@ static void apply(DrDet *d, uint32_t tid, DrShadow *sh, DrLoc *loc, DrEvent *e, 
   d->ctx_override = ctx;
   e->kind = write ? DR_EV_WRITE : DR_EV_READ;
   d->seeded++;
+  if (write) d->writes++;
+  else d->reads++;
   d->ops->access(d, tid, DR_SHADOW_SLOTS(sh) + d->ops->slot_size * (size_t)loc->index, loc, e, write);
   d->ctx_override = 0;
 }
@@ -67,15 +69,9 @@ static void filter_flush(void *self, DrThread *owner, DrObj *o, const DrLocalRec
   t->lockset = held;
 }
 
-void dr_det_filter_publish(DrDet *d, DrThread *th) {
-  DrDetThread *t = dr_det_thread(d, (uint32_t)th->id);
-  th->esc_epoch = dr_vc_get(&t->C, (uint32_t)th->id);
-  th->esc_lockset = t->lockset;
-}
-
 void dr_det_filter_enable(DrDet *d) {
   DrVM *vm = d->vm;
-  for (int i = 0; i < vm->nall_threads; i++) dr_det_filter_publish(d, vm->all_threads[i]);
+  for (int i = 0; i < vm->nall_threads; i++) dr_det_publish(d, vm->all_threads[i]);
   DrEscSink sink = {
       .self = d,
       .ctx = filter_ctx,

@@ -6,6 +6,8 @@
  * (stack and locks) of its access, for reports.
  *
  * Sync rules are in det_core.c (shared with DJIT+ and BasicVC). */
+#include <stddef.h>
+
 #include "det.h"
 
 enum {
@@ -141,9 +143,16 @@ static void pct_line(FILE *out, const char *name, uint64_t n, uint64_t of, const
 }
 
 void dr_ft_print_stats(DrDet *d, FILE *out) {
-  for (int i = 0; i < FT__RULES; i++)
-    pct_line(out, ft_rule_names[i], d->rule[i], i < FT_WRITE_SAME_EPOCH ? d->reads : d->writes,
+  const uint64_t *inline_hits = d->ops->fast ? d->vm->fast.hits : (const uint64_t[2]){0, 0};
+  for (int i = 0; i < FT__RULES; i++) {
+    uint64_t n = d->rule[i] + (i == FT_READ_SAME_EPOCH    ? inline_hits[0]
+                               : i == FT_WRITE_SAME_EPOCH ? inline_hits[1]
+                                                          : 0);
+    pct_line(out, ft_rule_names[i], n, i < FT_WRITE_SAME_EPOCH ? d->reads : d->writes,
              i < FT_WRITE_SAME_EPOCH ? "reads" : "writes");
+  }
+  if (d->ops->fast)
+    pct_line(out, "answered inline", inline_hits[0] + inline_hits[1], d->reads + d->writes, "accesses");
 }
 
 /* One earlier access, against C: "the last write was at 3@T1, and T2 has
@@ -188,6 +197,11 @@ const DrDetOps dr_ft_ops = {
     .explain = ft_explain,
     .name = "ft",
     .slot_size = sizeof(FtSlot),
+    /* [FT READ SAME EPOCH] and [FT WRITE SAME EPOCH] are R_x == E(t) and
+     * W_x == E(t): the interpreter answers them */
+    .fast = true,
+    .fast_read_off = offsetof(FtSlot, R),
+    .fast_write_off = offsetof(FtSlot, W),
     .vector_clocks = true,
     .lock_edges = true,
     .stop_at_race = true,

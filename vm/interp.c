@@ -161,6 +161,62 @@ static void trace_instruction(DrVM *vm, const DrFrame *fr, const uint32_t *ip) {
 
 static bool is_user(const DrMethod *m) { return m && !(m->owner->flags & DR_CLS_BUILTIN); }
 
+/* The inline same-epoch check (vm.h's DrFastCheck) before an instance
+ * field or array element access of the given operand shape (a constant
+ * where the caller knows the opcode).  A reference store while the
+ * filter is on is not answered here: it may publish what it stores. */
+static DR_ALWAYS_INLINE bool fast_same_epoch(DrVM *vm, const DrThread *th, const uint32_t *ip, const DrValue *R,
+                                             int shape) {
+  const DrObj *o;
+  uint32_t idx;
+  bool write;
+  switch (shape) {
+  case DR_SHAPE_FIELD_GET:
+    o = R[ip[2]].ref;
+    idx = ip[3];
+    write = false;
+    break;
+  case DR_SHAPE_FIELD_PUT:
+    o = R[ip[1]].ref;
+    idx = ip[2];
+    write = true;
+    if (vm->esc_on && o && o->cls->field_is_ref[idx]) return false;
+    break;
+  case DR_SHAPE_ARRAY_LOAD:
+    o = R[ip[2]].ref;
+    idx = (uint32_t)R[ip[3]].i;
+    write = false;
+    break;
+  case DR_SHAPE_ARRAY_STORE:
+    o = R[ip[1]].ref;
+    idx = (uint32_t)R[ip[2]].i;
+    write = true;
+    if (vm->esc_on && o && o->cls->elem_kind == DR_K_REF) return false;
+    break;
+  default: return false;
+  }
+  if (!vm->fast.on || !o) return false;
+  const char *sh = o->shadow;
+  uint32_t n;
+  if (!sh) return false;
+  memcpy(&n, sh + vm->fast.nslots_off, sizeof n);
+  if (idx >= n) return false; /* no slots yet, or an index out of bounds: it throws */
+  uint64_t w;
+  memcpy(&w, sh + vm->fast.base + (size_t)idx * vm->fast.stride + (write ? vm->fast.write_off : vm->fast.read_off),
+         sizeof w);
+  if (w != th->fast_epoch) return false;
+  vm->fast.hits[write]++;
+  return true;
+}
+
+/* An opcode's DR_SHAPE_* from its operand format and flags, for
+ * fast_same_epoch: a constant in each expansion of the opcode table. */
+#define DR_SHAPE_OF(fmt, flags)                                                                               \
+  (((flags) & DR_OPF_SYNC) || !((flags) & (DR_OPF_READ | DR_OPF_WRITE)) ? DR_SHAPE_NONE                        \
+   : ((fmt)[0] == 'c' || (fmt)[1] == 'c')                              ? DR_SHAPE_NONE /* statics: slow path */ \
+   : ((fmt)[1] == 'f' || (fmt)[2] == 'f') ? (((flags) & DR_OPF_WRITE) ? DR_SHAPE_FIELD_PUT : DR_SHAPE_FIELD_GET) \
+   : (((flags) & DR_OPF_WRITE) ? DR_SHAPE_ARRAY_STORE : DR_SHAPE_ARRAY_LOAD))
+
 /* The reference an access about to execute stores, if it stores one. */
 static DrObj *stored_ref(const DrVM *vm, const DrEvent *ev, const uint32_t *ip, const DrValue *R) {
   switch (vm->access_shape[ip[0]]) {
@@ -1176,9 +1232,14 @@ run_op:
 hook_pre:
   /* before a READ/WRITE/CALL/RETURN/NEWOBJ instruction, hooks on */
   SAVE();
-  if (!(vm->sched_points & DR_SP_ACCESS) && (dr_op_info[*ip].flags & (DR_OPF_READ | DR_OPF_WRITE)) &&
-      access_now(vm, th, fr, ip, R))
-    RUN_OP();
+  if (!(vm->sched_points & DR_SP_ACCESS) && (dr_op_info[*ip].flags & (DR_OPF_READ | DR_OPF_WRITE))) {
+    int shape = vm->access_shape[*ip];
+    if (shape != DR_SHAPE_STATIC_GET && shape != DR_SHAPE_STATIC_PUT && fast_same_epoch(vm, th, ip, R, shape)) {
+      th->granted_ip = NULL;
+      RUN_OP();
+    }
+    if (access_now(vm, th, fr, ip, R)) RUN_OP();
+  }
 #ifdef DR_COMPUTED_GOTO
 hook_pre_saved:
 #endif
@@ -1194,6 +1255,10 @@ hook_pre_saved:
 #ifdef DR_COMPUTED_GOTO
 #define DR_OP_ACCESS_HOOK(name, fmt, flags)                                   \
   H_##name:                                                                   \
+  if (fast_same_epoch(vm, th, ip, R, DR_SHAPE_OF(fmt, flags))) {              \
+    th->granted_ip = NULL;                                                    \
+    goto L_##name;                                                            \
+  }                                                                           \
   SAVE();                                                                     \
   if (access_now(vm, th, fr, ip, R)) goto L_##name;                           \
   goto hook_pre_saved;

@@ -12,6 +12,17 @@ const DrEventInfo dr_event_info[DR_EV__COUNT] = {
 #undef DR_EV_INFO
 };
 
+/* The inline same-epoch check answers for its listener alone: it is on
+ * only while no other listener wants the accesses (a trace beside the
+ * detector shows every one). */
+static void fast_update(DrVM *vm) {
+  const uint32_t acc = DR_EV_BIT(DR_EV_READ) | DR_EV_BIT(DR_EV_WRITE);
+  bool alone = vm->fast.owner != NULL;
+  for (DrListener *l = vm->listeners; l && alone; l = l->next)
+    if (l != vm->fast.owner && (!l->events || (l->events & acc))) alone = false;
+  vm->fast.on = alone;
+}
+
 void dr_add_listener(DrVM *vm, DrListener *l) {
   DrListener **p = &vm->listeners;
   while (*p) p = &(*p)->next;
@@ -19,6 +30,7 @@ void dr_add_listener(DrVM *vm, DrListener *l) {
   *p = l;
   vm->listen_mask |= l->events ? l->events : DR_EV_ALL;
   vm->hooks = true;
+  fast_update(vm);
 }
 
 void dr_listeners_changed(DrVM *vm) {
@@ -26,6 +38,7 @@ void dr_listeners_changed(DrVM *vm) {
   for (DrListener *l = vm->listeners; l; l = l->next) mask |= l->events ? l->events : DR_EV_ALL;
   vm->listen_mask = mask;
   vm->hooks_gen++;
+  fast_update(vm);
 }
 
 void dr_finish_listeners(DrVM *vm) {
@@ -36,6 +49,8 @@ void dr_finish_listeners(DrVM *vm) {
   }
   vm->listeners = NULL;
   vm->listen_mask = 0;
+  vm->fast.owner = NULL;
+  vm->fast.on = false;
 }
 
 void dr_emit_event_all(DrVM *vm, const DrEvent *e) {

@@ -89,6 +89,11 @@ typedef struct DrThread {
   /* the words a listener publishes for the topological filter (escape.h):
    * a local object's record is valid while they stay the same */
   uint32_t esc_epoch, esc_lockset;
+  /* the word a listener publishes for the inline same-epoch check
+   * (vm.h's DrFastCheck); DR_FAST_NONE matches no location */
+  uint64_t fast_epoch;
 } DrThread;
+
+#define DR_FAST_NONE UINT64_MAX
 
 #endif

@@ -34,6 +34,7 @@ DrThread *dr_thread_new(DrVM *vm) {
   t->state = DR_TS_RUNNABLE;
   vm->sched_gen++;
   t->deadline = INT64_MAX;
+  t->fast_epoch = DR_FAST_NONE;
   t->stack_slots = DR_STACK_INITIAL;
   t->stack = dr_xcalloc(t->stack_slots, sizeof(DrValue));
   t->frames_cap = DR_FRAMES_INITIAL;

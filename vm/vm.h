@@ -98,6 +98,26 @@ typedef struct {
   int nmonitored, monitored_cap;
 } DrSnapshot;
 
+/* The inline same-epoch check, for a listener whose per-location state
+ * answers "this thread already did this kind of access in its current
+ * epoch" by comparing one 64-bit word (FastTrack's W_x and R_x): an
+ * access to an instance field or array element whose word (in the
+ * object's shadow, where the listener keeps its slots) equals the
+ * thread's fast_epoch is a no-op for it, and the interpreter answers it
+ * without an event.  The listener says where the words are and keeps the
+ * threads' words current; it stays exact because it only describes its
+ * own first test.  Other listeners then miss those accesses too: only a
+ * detector opts in, and `--detector empty` does not. */
+typedef struct {
+  DrListener *owner;       /* the listener that opted in (NULL: none) */
+  bool on;                 /* it is the only one receiving accesses (sched_point.c) */
+  uint32_t nslots_off;     /* offset in o->shadow of its uint32_t count of slots */
+  uint32_t base;           /* offset of slot 0 */
+  uint32_t stride;         /* bytes per slot */
+  uint32_t read_off, write_off; /* in a slot, the uint64_t a read (a write) is compared with */
+  uint64_t hits[2];        /* reads, writes answered inline */
+} DrFastCheck;
+
 typedef struct DrVM {
   /* the loaded program; ids are indices, assigned in load order */
   DrClass **classes;
@@ -197,6 +217,7 @@ typedef struct DrVM {
   uint64_t timeouts;       /* timed sleeps, waits and joins that ran out: a scheduler sees the clock wake a thread */
   uint64_t inits;          /* program classes whose initialization started: a scheduler sees which step */
   const struct DrClass *init_last; /* ... started it, and the class */
+  DrFastCheck fast;        /* the inline same-epoch check (above) */
   /* the topological filter (escape.h) */
   bool esc_on;
   DrEscSink esc_sink;
