@@ -82,6 +82,7 @@ typedef struct {
    * it a no-op of access().  fast: it opts in. */
   bool fast;
   uint32_t fast_read_off, fast_write_off;
+  uint64_t fast_shared_bit; /* read words with it set point to a DrCtxVC (vm.h's shared_bit) */
   /* An access to loc (after it took effect) by thread tid whose context
    * is ctx (computed lazily by dr_det_ctx). */
   void (*access)(DrDet *d, uint32_t tid, void *slot, const DrLoc *loc, const DrEvent *e, bool write);

@@ -170,7 +170,13 @@ static DrShadow *static_shadow(DrDet *d, DrClass *c) {
     memset(d->statics + d->nstatics, 0, sizeof(DrShadow *) * (size_t)(n - d->nstatics));
     d->nstatics = n;
   }
-  if (!d->statics[c->id]) d->statics[c->id] = shadow_new(d, (uint32_t)c->nstatics);
+  if (!d->statics[c->id]) {
+    d->statics[c->id] = shadow_new(d, (uint32_t)c->nstatics);
+    /* the inline check reads it there (a thread whose word matches has
+     * accessed the class's statics in its epoch: it joined the class's
+     * initialization then) */
+    if (d->ops->fast) c->shadow = d->statics[c->id];
+  }
   return d->statics[c->id];
 }
 
@@ -453,6 +459,7 @@ static void det_free(DrDet *d) {
   vm->shadow_free = NULL;
   vm->shadow_ctx = NULL;
   for (int i = 0; i < d->nstatics; i++) shadow_delete(d, d->statics[i]);
+  for (int i = 0; i < vm->nclasses; i++) vm->classes[i]->shadow = NULL;
   free(d->statics);
   for (int i = 0; i < d->ninit; i++) dr_vc_delete(d->init_clocks[i], &d->mem);
   free(d->init_clocks);
@@ -479,7 +486,7 @@ static void det_finish(DrListener *self, DrVM *vm) {
   (void)vm;
   if (d->ops->finish) d->ops->finish(d);
   /* the accesses the interpreter answered inline were the detector's too */
-  d->reads += d->vm->fast.hits[0];
+  d->reads += d->vm->fast.hits[0] + d->vm->fast.hits[2];
   d->writes += d->vm->fast.hits[1];
   dr_flush_output(d->vm);
   dr_det_report_finish(d);
@@ -560,6 +567,9 @@ DrListener *dr_detector_new(DrVM *vm, const DrDetectorOptions *o, DrDetectorResu
         .stride = (uint32_t)ops->slot_size,
         .read_off = ops->fast_read_off,
         .write_off = ops->fast_write_off,
+        .shared_bit = ops->fast_shared_bit,
+        .vec_off = (uint32_t)offsetof(DrCtxVC, vc.c),
+        .vec_len_off = (uint32_t)offsetof(DrCtxVC, vc.n),
     };
   }
   if (d->filter && !ops->lock_edges) dr_det_filter_enable(d); /* they take every access from the start */

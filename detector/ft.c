@@ -143,16 +143,18 @@ static void pct_line(FILE *out, const char *name, uint64_t n, uint64_t of, const
 }
 
 void dr_ft_print_stats(DrDet *d, FILE *out) {
-  const uint64_t *inline_hits = d->ops->fast ? d->vm->fast.hits : (const uint64_t[2]){0, 0};
+  const uint64_t *inline_hits = d->ops->fast ? d->vm->fast.hits : (const uint64_t[3]){0, 0, 0};
   for (int i = 0; i < FT__RULES; i++) {
-    uint64_t n = d->rule[i] + (i == FT_READ_SAME_EPOCH    ? inline_hits[0]
-                               : i == FT_WRITE_SAME_EPOCH ? inline_hits[1]
-                                                          : 0);
+    uint64_t n = d->rule[i] + (i == FT_READ_SAME_EPOCH          ? inline_hits[0]
+                               : i == FT_WRITE_SAME_EPOCH       ? inline_hits[1]
+                               : i == FT_READ_SHARED_SAME_EPOCH ? inline_hits[2]
+                                                                : 0);
     pct_line(out, ft_rule_names[i], n, i < FT_WRITE_SAME_EPOCH ? d->reads : d->writes,
              i < FT_WRITE_SAME_EPOCH ? "reads" : "writes");
   }
   if (d->ops->fast)
-    pct_line(out, "answered inline", inline_hits[0] + inline_hits[1], d->reads + d->writes, "accesses");
+    pct_line(out, "answered inline", inline_hits[0] + inline_hits[1] + inline_hits[2], d->reads + d->writes,
+             "accesses");
 }
 
 /* One earlier access, against C: "the last write was at 3@T1, and T2 has
@@ -202,6 +204,8 @@ const DrDetOps dr_ft_ops = {
     .fast = true,
     .fast_read_off = offsetof(FtSlot, R),
     .fast_write_off = offsetof(FtSlot, W),
+    /* Figure 2's read-shared same epoch: R_x's clock vector, entry t */
+    .fast_shared_bit = FT_SHARED_BIT,
     .vector_clocks = true,
     .lock_edges = true,
     .stop_at_race = true,

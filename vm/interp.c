@@ -167,10 +167,24 @@ static bool is_user(const DrMethod *m) { return m && !(m->owner->flags & DR_CLS_
  * filter is on is not answered here: it may publish what it stores. */
 static DR_ALWAYS_INLINE bool fast_same_epoch(DrVM *vm, const DrThread *th, const uint32_t *ip, const DrValue *R,
                                              int shape) {
-  const DrObj *o;
+  const DrObj *o = NULL;
+  const char *sh;
   uint32_t idx;
   bool write;
   switch (shape) {
+  case DR_SHAPE_STATIC_GET:
+    sh = vm->classes[ip[2]]->shadow;
+    idx = ip[3];
+    write = false;
+    goto have_shadow;
+  case DR_SHAPE_STATIC_PUT: {
+    const DrClass *c = vm->classes[ip[1]];
+    idx = ip[2];
+    write = true;
+    if (vm->esc_on && c->static_is_ref[idx]) return false;
+    sh = c->shadow;
+    goto have_shadow;
+  }
   case DR_SHAPE_FIELD_GET:
     o = R[ip[2]].ref;
     idx = ip[3];
@@ -195,17 +209,27 @@ static DR_ALWAYS_INLINE bool fast_same_epoch(DrVM *vm, const DrThread *th, const
     break;
   default: return false;
   }
-  if (!vm->fast.on || !o) return false;
-  const char *sh = o->shadow;
+  if (!o) return false;
+  sh = o->shadow;
+have_shadow:;
   uint32_t n;
-  if (!sh) return false;
+  if (!vm->fast.on || !sh) return false;
   memcpy(&n, sh + vm->fast.nslots_off, sizeof n);
   if (idx >= n) return false; /* no slots yet, or an index out of bounds: it throws */
   uint64_t w;
   memcpy(&w, sh + vm->fast.base + (size_t)idx * vm->fast.stride + (write ? vm->fast.write_off : vm->fast.read_off),
          sizeof w);
-  if (w != th->fast_epoch) return false;
-  vm->fast.hits[write]++;
+  if (w == th->fast_epoch) {
+    vm->fast.hits[write]++;
+    return true;
+  }
+  if (write || !(w & vm->fast.shared_bit)) return false;
+  const char *v = (const char *)(uintptr_t)(w & ~vm->fast.shared_bit);
+  const uint32_t *c;
+  memcpy(&n, v + vm->fast.vec_len_off, sizeof n);
+  memcpy(&c, v + vm->fast.vec_off, sizeof c);
+  if ((uint32_t)th->id >= n || c[th->id] != (uint32_t)th->fast_epoch) return false;
+  vm->fast.hits[2]++;
   return true;
 }
 
@@ -213,7 +237,7 @@ static DR_ALWAYS_INLINE bool fast_same_epoch(DrVM *vm, const DrThread *th, const
  * fast_same_epoch: a constant in each expansion of the opcode table. */
 #define DR_SHAPE_OF(fmt, flags)                                                                               \
   (((flags) & DR_OPF_SYNC) || !((flags) & (DR_OPF_READ | DR_OPF_WRITE)) ? DR_SHAPE_NONE                        \
-   : ((fmt)[0] == 'c' || (fmt)[1] == 'c')                              ? DR_SHAPE_NONE /* statics: slow path */ \
+   : ((fmt)[0] == 'c' || (fmt)[1] == 'c') ? (((flags) & DR_OPF_WRITE) ? DR_SHAPE_STATIC_PUT : DR_SHAPE_STATIC_GET) \
    : ((fmt)[1] == 'f' || (fmt)[2] == 'f') ? (((flags) & DR_OPF_WRITE) ? DR_SHAPE_FIELD_PUT : DR_SHAPE_FIELD_GET) \
    : (((flags) & DR_OPF_WRITE) ? DR_SHAPE_ARRAY_STORE : DR_SHAPE_ARRAY_LOAD))
 
@@ -1233,8 +1257,7 @@ hook_pre:
   /* before a READ/WRITE/CALL/RETURN/NEWOBJ instruction, hooks on */
   SAVE();
   if (!(vm->sched_points & DR_SP_ACCESS) && (dr_op_info[*ip].flags & (DR_OPF_READ | DR_OPF_WRITE))) {
-    int shape = vm->access_shape[*ip];
-    if (shape != DR_SHAPE_STATIC_GET && shape != DR_SHAPE_STATIC_PUT && fast_same_epoch(vm, th, ip, R, shape)) {
+    if (fast_same_epoch(vm, th, ip, R, vm->access_shape[*ip])) {
       th->granted_ip = NULL;
       RUN_OP();
     }

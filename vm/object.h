@@ -117,6 +117,7 @@ struct DrClass {
   /* statics */
   int nstatics;
   DrValue *statics;
+  void *shadow;            /* detector state of the statics, laid out as an object's (DrFastCheck) */
   uint8_t *static_is_ref;
   const char **static_names;
   char *host_name;         /* as hosts see it ("int[]", "Object"), when it differs from name; made when first asked */
