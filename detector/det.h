@@ -50,6 +50,8 @@ typedef struct {
   uint8_t *init_seen;      /* class ids whose initialization it has joined */
   int init_seen_len;
   bool live;
+  bool retired;            /* ended, and its Thread object collected: its clocks are freed */
+  size_t held_bytes;       /* ended: what retiring it gives back (counted in vm->gc_extra) */
 } DrDetThread;
 
 /* A detector's shadow beside an object (DrObj.shadow) or a class's statics. */
@@ -60,6 +62,7 @@ typedef struct {
   uint8_t *raced;          /* locations already reported (one bit each), lazily */
   uint32_t nslots;
   uint32_t alloc_ctx;       /* arrays: where it was made (0: unknown) */
+  uint32_t thread;          /* a started java.lang.Thread: its thread's id + 1 (0: none) */
   void *ext;               /* a detector's own state of the object as a lock (ops->ext_free) */
   /* nslots detector slots of ops->slot_size bytes follow, 8-aligned */
 } DrShadow;
@@ -148,6 +151,7 @@ struct DrDet {
   bool filter;             /* --filter trade: the topological filter (det_filter.c) */
   uint32_t ctx_override;   /* nonzero: dr_det_ctx's answer (a filtered access applied later) */
   uint64_t seeded;         /* accesses applied from the filter's records */
+  uint64_t retired;        /* ended threads whose clocks were freed */
 
   DrDetThread *threads;    /* by DrThread id */
   int nthreads, threads_cap;

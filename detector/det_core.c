@@ -98,8 +98,46 @@ static DrShadow *shadow_new(DrDet *d, uint32_t nslots) {
   return sh;
 }
 
+static size_t thread_bytes(const DrDetThread *t) {
+  return sizeof(uint32_t) * (t->C.cap + t->I.cap) + (t->leaf_cache ? DR_LEAF_CACHE * sizeof *t->leaf_cache : 0) +
+         (sizeof(DrMethod *) + sizeof(uint32_t *) + sizeof(uint32_t)) * (size_t)t->chain_cap + (size_t)t->init_seen_len;
+}
+
+static void thread_free(DrDet *d, DrDetThread *t) {
+  dr_vc_free(&t->C, &d->mem);
+  dr_vc_free(&t->I, &d->mem);
+  free(t->chain_m);
+  free(t->chain_ip);
+  free(t->chain_node);
+  if (t->leaf_cache) dr_mem_sub(&d->mem, DR_LEAF_CACHE * sizeof *t->leaf_cache);
+  free(t->leaf_cache);
+  free(t->init_seen);
+  t->chain_m = NULL;
+  t->chain_ip = NULL;
+  t->chain_node = NULL;
+  t->leaf_cache = NULL;
+  t->init_seen = NULL;
+  t->nchain = t->chain_cap = t->init_seen_len = 0;
+}
+
+/* A thread ended and its Thread object is gone: nothing can join or
+ * interrupt it any more, and its accesses are compared against the
+ * other threads' clocks, never its own, so its clocks can go (TRaDe's
+ * observation; their entries for it stay, section 6.3 of races.md). */
+static void thread_retire(DrDet *d, uint32_t tid) {
+  if ((int)tid >= d->nthreads) return;
+  DrDetThread *t = &d->threads[tid];
+  if (!t->live || t->retired || !t->held_bytes) return; /* alive, or never ended */
+  d->vm->gc_extra -= t->held_bytes;
+  t->held_bytes = 0;
+  thread_free(d, t);
+  t->retired = true;
+  d->retired++;
+}
+
 static void shadow_delete(DrDet *d, DrShadow *sh) {
   if (!sh) return;
+  if (sh->thread) thread_retire(d, sh->thread - 1);
   if (sh->ext && d->ops->ext_free) d->ops->ext_free(d, sh->ext);
   if (d->ops->slot_free)
     for (uint32_t i = 0; i < sh->nslots; i++) d->ops->slot_free(d, DR_SHADOW_SLOTS(sh) + d->ops->slot_size * i);
@@ -384,6 +422,8 @@ static void on_sync(DrDet *d, const DrEvent *e, uint32_t tid) {
     }
     if (!u) break;
     u->created_ctx = dr_det_ctx(d, e);
+    /* when its Thread object is collected after it ended, it retires */
+    if (e->other->jthread) obj_shadow(d, e->other->jthread)->thread = (uint32_t)e->other->id + 1;
     if (vcs) {
       dr_vc_join(&u->C, &t->C, &d->mem);
       tick(d, t, tid);
@@ -419,6 +459,14 @@ static void on_sync(DrDet *d, const DrEvent *e, uint32_t tid) {
       tick(d, t, tid);
     }
     break;
+  case DR_EV_END:
+    /* what a collection can give back once its Thread object is gone
+     * (main's never is: no one can join it) */
+    if (tid != 0 && !t->held_bytes) {
+      t->held_bytes = thread_bytes(t);
+      d->vm->gc_extra += t->held_bytes;
+    }
+    break;
   case DR_EV_NEW:
     /* arrays: remember where they were made, for reports */
     if (e->obj && (e->obj->cls->flags & DR_CLS_ARRAY)) note_alloc(d, e->obj, dr_det_ctx(d, e));
@@ -441,6 +489,7 @@ static void print_stats(DrDet *d) {
   if (d->filter) dr_det_filter_print_stats(d, out);
   fprintf(out, "  %-26s %12llu\n", "accesses not rechecked", (unsigned long long)d->suppressed);
   fprintf(out, "  %-26s %12llu\n", "vector clocks allocated", (unsigned long long)d->mem.vcs_allocated);
+  fprintf(out, "  %-26s %12llu\n", "ended threads retired", (unsigned long long)d->retired);
   fprintf(out, "  %-26s %12.1f KB\n", "peak shadow memory", (double)d->mem.peak / 1024.0);
 }
 
@@ -464,15 +513,8 @@ static void det_free(DrDet *d) {
   for (int i = 0; i < d->ninit; i++) dr_vc_delete(d->init_clocks[i], &d->mem);
   free(d->init_clocks);
   for (int i = 0; i < d->nthreads; i++) {
-    DrDetThread *t = &d->threads[i];
-    dr_vc_free(&t->C, &d->mem);
-    dr_vc_free(&t->I, &d->mem);
-    free(t->chain_m);
-    free(t->chain_ip);
-    free(t->chain_node);
-    if (t->leaf_cache) dr_mem_sub(&d->mem, DR_LEAF_CACHE * sizeof *t->leaf_cache);
-    free(t->leaf_cache);
-    free(t->init_seen);
+    vm->gc_extra -= d->threads[i].held_bytes;
+    thread_free(d, &d->threads[i]);
   }
   free(d->threads);
   dr_det_ctx_free(d);

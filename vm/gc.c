@@ -244,7 +244,10 @@ void dr_gc_collect(DrVM *vm) {
     }
   }
   vm->bytes_allocated = live;
-  vm->next_gc = live * 2 > DR_GC_MIN_HEAP ? live * 2 : DR_GC_MIN_HEAP;
+  /* what stays outside the heap counts as live, or it would start the
+   * next collection at once */
+  size_t keep = live + vm->gc_extra;
+  vm->next_gc = keep * 2 > DR_GC_MIN_HEAP ? keep * 2 : DR_GC_MIN_HEAP;
 #ifdef DR_TRACE_GC
   fprintf(stderr, "[gc %llu] live %zu bytes, next at %zu, %d pool pages\n", (unsigned long long)vm->gc_count, live,
           vm->next_gc, vm->pools ? vm->pools->npages : 0);
@@ -257,7 +260,7 @@ void *dr_gc_alloc(DrVM *vm, DrClass *cls, size_t size) {
 #ifdef DR_GC_STRESS
   dr_gc_collect(vm);
 #else
-  if (vm->bytes_allocated + size > vm->next_gc) dr_gc_collect(vm);
+  if (vm->bytes_allocated + vm->gc_extra + size > vm->next_gc) dr_gc_collect(vm);
 #endif
   /* before the exception classes are loaded (the program's string
    * constants) nothing could be thrown: the limit applies from there on */

@@ -144,6 +144,10 @@ typedef struct DrVM {
   struct DrHeapPools *pools; /* small-object size classes (gc.c) */
   size_t bytes_allocated;
   size_t next_gc;
+  /* memory outside the heap that a collection could give back (a
+   * detector's clocks of ended threads, freed with their Thread objects):
+   * it counts toward the next collection as Lua's external memory does */
+  size_t gc_extra;
   size_t max_heap;
   DrObj **gray;
   int ngray, gray_cap;
