@@ -58,6 +58,7 @@ def usage_errors():
         (["run", "--noise", "2", LOST], "--noise takes a probability 0..1, not '2'"),
         (["run", "--restarts", "1001", LOST], "--restarts takes 0..1000, not '1001'"),
         (["run", "--restarts", "", LOST], "--restarts needs a value"),
+        (["run", "--filter", "foo", LOST], "--filter takes none or trade, not 'foo'"),
         (["run", "--pair", "0", "--sched", "racefuzzer", LOST], "--pair takes a pair number 1, 2, ..., not '0'"),
         (["run", "--pair", "", LOST], "--pair needs a value"),
         (["run", "--race-exit-code", "256", LOST], "--race-exit-code takes 0..255, not '256'"),
@@ -89,6 +90,10 @@ def run_errors():
         (["run", "--seed", "1", "--sched", "bogus", LOST], "drvm: unknown scheduler 'bogus' (choose one of: native, "),
         (["run", "--seed", "1", "--detector", "bogus", LOST], "drvm: unknown detector 'bogus' (choose one of: ft, "),
         (["run", "--seed", "1", "--potential-races", "p", LOST], "drvm: --potential-races needs --detector hybrid or wcp\n"),
+        (["run", "--detector", "wcp", "--filter", "trade", LOST],
+         "drvm: --filter needs --detector ft or djit or basicvc or eraser or hybrid\n"),
+        (["run", "--detector", "empty", "--filter", "trade", LOST],
+         "drvm: --filter needs --detector ft or djit or basicvc or eraser or hybrid\n"),
         (["run", "no/such.dl"], "drvm: cannot read no/such.dl: No such file or directory\n"),
         (["run", "--seed", "1", "--replay", "/no/such.rec", LOST], "drvm: cannot read /no/such.rec: "),
         (["run", "--seed", "1", "--detector", "none", "--sched-report", "/no/such/dir/r.json", LOST], "drvm: cannot write /no/such/dir/r.json"),
@@ -157,6 +162,32 @@ def lines_after_a_run():
     check("--stats: the scheduler's counters", "\ndrvm: drfinder scheduler statistics\n  phase " in err, err[-600:])
 
 
+def stat(err, name):
+    m = re.search(r"^  %s +(\d+)" % re.escape(name), err, re.M)
+    return int(m.group(1)) if m else None
+
+
+def detector_stats():
+    many = "tests/filter/many_threads.dl"
+    for det in ("ft", "djit", "hybrid"):
+        rc, out, err = drvm("run", "--detector", det, "--stats", many, "--", "2000")
+        n = stat(err, "ended threads retired")
+        # the last few Thread objects may not be collected before the end
+        check("--stats: %s retires ended threads once their Thread objects are collected" % det,
+              rc == 0 and out == "1999000\n" and n is not None and 1000 <= n <= 2000, "exit %d, %r" % (rc, n))
+    rc, out, err = drvm("run", "--stats", many, "--", "200")
+    inline = stat(err, "answered inline")
+    check("--stats: ft counts the accesses answered inline", rc == 0 and inline is not None and inline > 0,
+          err[-400:])
+    rc, out, err = drvm("run", "--filter", "trade", "--stats", "tests/races/norace_publish_volatile.dl")
+    counts = [stat(err, k) for k in ("objects made local", "objects that escaped", "accesses filtered",
+                                     "records applied", "accesses applied")]
+    check("--stats: the filter's counters", rc == 0 and None not in counts and counts[0] >= counts[1] > 0
+          and counts[2] > 0 and counts[4] > 0, repr(counts))
+    rc, out, err = drvm("run", "--stats", "tests/races/norace_publish_volatile.dl")
+    check("--stats: no filter counters without --filter", rc == 0 and stat(err, "accesses filtered") is None)
+
+
 def sched_report():
     rep = os.path.join(TMP, "sched.json")
     rc, _, _ = drvm("run", "--seed", "1", "--detector", "none", "--sched-report", rep, LOST)
@@ -219,6 +250,7 @@ def main():
     rerun_commands()
     lines_after_a_run()
     sched_report()
+    detector_stats()
     helps()
     hunt_children()
     print("%d passed, %d failed" % (passed, failed))
