@@ -152,6 +152,8 @@ struct DrDet {
   uint32_t ctx_override;   /* nonzero: dr_det_ctx's answer (a filtered access applied later) */
   uint64_t seeded;         /* accesses applied from the filter's records */
   uint64_t retired;        /* ended threads whose clocks were freed */
+  struct DrCtxVC **cvc_pool; /* read clocks to reuse (det_core.c) */
+  int ncvc_pool;
 
   DrDetThread *threads;    /* by DrThread id */
   int nthreads, threads_cap;
@@ -192,7 +194,7 @@ struct DrDet {
  * that set them and when (a run-wide sequence number), so a report can
  * name the most recent unordered access -- the same one in every
  * detector. */
-typedef struct {
+typedef struct DrCtxVC {
   DrVC vc;
   uint32_t *ctx;
   uint64_t *seq;

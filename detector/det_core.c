@@ -40,20 +40,36 @@ DrDetThread *dr_det_thread(DrDet *d, uint32_t tid) {
 
 /* ------------------------------------------------------ clocks with ctx */
 
+/* Read vector clocks come and go with every READ SHARE and WRITE SHARED
+ * (a location read by several threads and written again each phase): a
+ * pool keeps their arrays instead of a malloc and free each time. */
+#define DR_CVC_POOL 4096
+
 DrCtxVC *dr_cvc_new(DrDet *d) {
+  d->mem.vcs_allocated++;
+  if (d->ncvc_pool) return d->cvc_pool[--d->ncvc_pool];
   DrCtxVC *v = dr_xcalloc(1, sizeof *v);
   dr_mem_add(&d->mem, sizeof *v);
-  d->mem.vcs_allocated++;
   return v;
 }
 
-void dr_cvc_delete(DrDet *d, DrCtxVC *v) {
-  if (!v) return;
+static void cvc_free(DrDet *d, DrCtxVC *v) {
   dr_mem_sub(&d->mem, sizeof *v + (sizeof(uint32_t) + sizeof(uint64_t)) * v->cap);
   dr_vc_free(&v->vc, &d->mem);
   free(v->ctx);
   free(v->seq);
   free(v);
+}
+
+void dr_cvc_delete(DrDet *d, DrCtxVC *v) {
+  if (!v) return;
+  if (d->ncvc_pool == DR_CVC_POOL) {
+    cvc_free(d, v);
+    return;
+  }
+  if (!d->cvc_pool) d->cvc_pool = dr_xmalloc(sizeof(DrCtxVC *) * DR_CVC_POOL);
+  v->vc.n = 0; /* entries past n read as 0, and are zeroed when it grows again */
+  d->cvc_pool[d->ncvc_pool++] = v;
 }
 
 void dr_cvc_set(DrDet *d, DrCtxVC *v, uint32_t tid, uint32_t clock, uint32_t ctx) {
@@ -517,6 +533,8 @@ static void det_free(DrDet *d) {
     thread_free(d, &d->threads[i]);
   }
   free(d->threads);
+  while (d->ncvc_pool) cvc_free(d, d->cvc_pool[--d->ncvc_pool]);
+  free(d->cvc_pool);
   dr_det_ctx_free(d);
   dr_det_report_free(d);
   free(d->priv);

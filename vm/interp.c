@@ -259,6 +259,10 @@ static DrObj *stored_ref(const DrVM *vm, const DrEvent *ev, const uint32_t *ip, 
 static bool esc_filter(DrVM *vm, DrThread *th, const DrEvent *ev, const uint32_t *ip, const DrValue *R, bool user) {
   bool write = ev->kind == DR_EV_WRITE;
   if (!ev->is_static && !ev->obj) return false; /* it throws */
+  if (write && vm->access_shape[ip[0]] == DR_SHAPE_ARRAY_STORE && ev->cls->elem_class) {
+    const DrObj *v = R[ip[3]].ref;
+    if (v && !dr_instance_of(v, ev->cls->elem_class)) return false; /* ArrayStoreException: no access, no event */
+  }
   if (ev->is_static || !dr_obj_owner(ev->obj)) {
     DrObj *v = write ? stored_ref(vm, ev, ip, R) : NULL;
     if (v && dr_obj_owner(v)) dr_esc_publish(vm, v);
