@@ -210,6 +210,17 @@ static DR_ALWAYS_INLINE bool fast_same_epoch(DrVM *vm, const DrThread *th, const
   default: return false;
   }
   if (!o) return false;
+  if (DR_UNLIKELY(vm->esc_on) && dr_obj_owner(o)) {
+    /* th's own object whose record already holds this kind of access to
+     * this slot in th's epoch: noting it again would change nothing
+     * (escape.h; keeping the epoch's first access only) */
+    const DrLocalRec *r = o->local;
+    if (dr_obj_owner(o) != (uint32_t)th->id + 1u || !r || vm->esc_sink.keep_last || r->epoch != th->esc_epoch ||
+        idx >= r->nslots || !r->ctx[2 * idx + write])
+      return false;
+    vm->esc_stats.filtered++;
+    return true;
+  }
   sh = o->shadow;
 have_shadow:;
   uint32_t n;
