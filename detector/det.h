@@ -86,6 +86,7 @@ typedef struct {
   bool fast;
   uint32_t fast_read_off, fast_write_off;
   uint64_t fast_shared_bit; /* read words with it set point to a DrCtxVC (vm.h's shared_bit) */
+  uint32_t fast_shared_off; /* in a slot, the word that may so point */
   /* An access to loc (after it took effect) by thread tid whose context
    * is ctx (computed lazily by dr_det_ctx). */
   void (*access)(DrDet *d, uint32_t tid, void *slot, const DrLoc *loc, const DrEvent *e, bool write);
@@ -194,11 +195,16 @@ struct DrDet {
  * that set them and when (a run-wide sequence number), so a report can
  * name the most recent unordered access -- the same one in every
  * detector. */
+#define DR_CVC_SMALL 8
 typedef struct DrCtxVC {
-  DrVC vc;
+  DrVC vc;                 /* vc.c is `small` until a thread id past it comes */
   uint32_t *ctx;
   uint64_t *seq;
   uint32_t cap;
+  /* the clocks of the first threads beside the header: the interpreter's
+   * read-shared check (vm.h's DrFastCheck) then misses the cache once
+   * less */
+  uint32_t small[DR_CVC_SMALL];
 } DrCtxVC;
 
 DrCtxVC *dr_cvc_new(DrDet *d);
@@ -273,6 +279,11 @@ extern const DrDetOps dr_ft_ops, dr_djit_ops, dr_basicvc_ops, dr_eraser_ops, dr_
 typedef struct {
   DrEpoch W;
   uint64_t R;
+  /* the epoch of the last read R_x holds (DR_EPOCH_NONE once a write
+   * empties R_x): a thread whose epoch it is already read here, so the
+   * interpreter answers its next read without following R_x's clock
+   * vector (vm.h's DrFastCheck) */
+  DrEpoch Rlast;
   uint32_t wctx, rctx;
 } FtSlot;
 void dr_ft_print_stats(DrDet *d, FILE *out);

@@ -49,12 +49,15 @@ DrCtxVC *dr_cvc_new(DrDet *d) {
   d->mem.vcs_allocated++;
   if (d->ncvc_pool) return d->cvc_pool[--d->ncvc_pool];
   DrCtxVC *v = dr_xcalloc(1, sizeof *v);
+  v->vc.c = v->small;
+  v->vc.cap = DR_CVC_SMALL;
   dr_mem_add(&d->mem, sizeof *v);
   return v;
 }
 
 static void cvc_free(DrDet *d, DrCtxVC *v) {
   dr_mem_sub(&d->mem, sizeof *v + (sizeof(uint32_t) + sizeof(uint64_t)) * v->cap);
+  if (v->vc.c == v->small) v->vc = (DrVC){0}; /* part of v itself */
   dr_vc_free(&v->vc, &d->mem);
   free(v->ctx);
   free(v->seq);
@@ -73,6 +76,15 @@ void dr_cvc_delete(DrDet *d, DrCtxVC *v) {
 }
 
 void dr_cvc_set(DrDet *d, DrCtxVC *v, uint32_t tid, uint32_t clock, uint32_t ctx) {
+  if (tid >= DR_CVC_SMALL && v->vc.c == v->small) { /* outgrown: to the heap, as any clock */
+    uint32_t cap = DR_CVC_SMALL * 2;
+    while (cap <= tid) cap *= 2;
+    uint32_t *c = dr_xcalloc(cap, sizeof *c);
+    memcpy(c, v->small, sizeof v->small);
+    v->vc.c = c;
+    v->vc.cap = cap;
+    dr_mem_add(&d->mem, sizeof(uint32_t) * cap);
+  }
   if (tid >= v->cap) {
     uint32_t cap = v->cap ? v->cap : 4;
     while (cap <= tid) cap *= 2;
@@ -628,6 +640,7 @@ DrListener *dr_detector_new(DrVM *vm, const DrDetectorOptions *o, DrDetectorResu
         .read_off = ops->fast_read_off,
         .write_off = ops->fast_write_off,
         .shared_bit = ops->fast_shared_bit,
+        .shared_off = ops->fast_shared_off,
         .vec_off = (uint32_t)offsetof(DrCtxVC, vc.c),
         .vec_len_off = (uint32_t)offsetof(DrCtxVC, vc.n),
     };

@@ -64,6 +64,7 @@ static bool check_write_epoch(DrDet *d, FtSlot *s, const DrVC *C, const DrLoc *l
 
 static void ft_read(DrDet *d, uint32_t tid, FtSlot *s, const DrLoc *loc, const DrEvent *e, const DrVC *C) {
   DrEpoch E = dr_vc_epoch(C, tid);
+  s->Rlast = E; /* every rule below leaves this read in R_x */
   if (s->R == E) { /* [FT READ SAME EPOCH] */
     d->rule[FT_READ_SAME_EPOCH]++;
     return;
@@ -115,6 +116,7 @@ static void ft_write(DrDet *d, uint32_t tid, FtSlot *s, const DrLoc *loc, const 
       race(d, loc, e, tid, true, dr_cvc_access(rv, u, false), C);
     dr_cvc_delete(d, rv);
     s->R = DR_EPOCH_NONE;
+    s->Rlast = DR_EPOCH_NONE;
     s->rctx = 0;
   }
   s->W = E;
@@ -135,6 +137,7 @@ void dr_ft_slot_free(DrDet *d, void *slot) {
   FtSlot *s = slot;
   if (r_shared(s)) dr_cvc_delete(d, r_vc(s));
   s->R = 0;
+  s->Rlast = 0;
 }
 
 static void pct_line(FILE *out, const char *name, uint64_t n, uint64_t of, const char *ofname) {
@@ -202,7 +205,8 @@ const DrDetOps dr_ft_ops = {
     /* [FT READ SAME EPOCH] and [FT WRITE SAME EPOCH] are R_x == E(t) and
      * W_x == E(t): the interpreter answers them */
     .fast = true,
-    .fast_read_off = offsetof(FtSlot, R),
+    .fast_read_off = offsetof(FtSlot, Rlast),
+    .fast_shared_off = offsetof(FtSlot, R),
     .fast_write_off = offsetof(FtSlot, W),
     /* Figure 2's read-shared same epoch: R_x's clock vector, entry t */
     .fast_shared_bit = FT_SHARED_BIT,

@@ -227,14 +227,16 @@ have_shadow:;
   if (!vm->fast.on || !sh) return false;
   memcpy(&n, sh + vm->fast.nslots_off, sizeof n);
   if (idx >= n) return false; /* no slots yet, or an index out of bounds: it throws */
+  const char *slot = sh + vm->fast.base + (size_t)idx * vm->fast.stride;
   uint64_t w;
-  memcpy(&w, sh + vm->fast.base + (size_t)idx * vm->fast.stride + (write ? vm->fast.write_off : vm->fast.read_off),
-         sizeof w);
+  memcpy(&w, slot + (write ? vm->fast.write_off : vm->fast.read_off), sizeof w);
   if (w == th->fast_epoch) {
     vm->fast.hits[write]++;
     return true;
   }
-  if (write || !(w & vm->fast.shared_bit)) return false;
+  if (write) return false;
+  memcpy(&w, slot + vm->fast.shared_off, sizeof w);
+  if (!(w & vm->fast.shared_bit)) return false;
   const char *v = (const char *)(uintptr_t)(w & ~vm->fast.shared_bit);
   const uint32_t *c;
   memcpy(&n, v + vm->fast.vec_len_off, sizeof n);

@@ -115,12 +115,13 @@ typedef struct {
   uint32_t base;           /* offset of slot 0 */
   uint32_t stride;         /* bytes per slot */
   uint32_t read_off, write_off; /* in a slot, the uint64_t a read (a write) is compared with */
-  /* A read word with this bit set (0: none) points to a clock vector, a
+  /* A slot word (at shared_off) with this bit set (0: none) points to a clock vector, a
    * uint32_t array (its address at vec_off, its length at vec_len_off)
    * indexed by thread id: a read is a no-op when the thread's entry
    * equals the low 32 bits of its fast_epoch (FastTrack's read-shared
    * same epoch). */
   uint64_t shared_bit;
+  uint32_t shared_off;     /* in a slot, the word that may so point */
   uint32_t vec_off, vec_len_off;
   uint64_t hits[3];        /* reads, writes, reads through a clock vector answered inline */
 } DrFastCheck;
