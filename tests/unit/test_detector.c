@@ -419,13 +419,9 @@ static const char *const rule_names[NRULES] = {"READ SAME EPOCH", "READ SHARED S
 /* DJIT+/BasicVC's, in djit.c's order */
 enum { VC_RSE, VC_READ, VC_WSE, VC_WRITE, VC_CMP };
 
-/* ft.c's per-location state, mirrored to look inside (ft.c keeps FtSlot
- * private): W an epoch, R an epoch or (top bit set) a DrCtxVC pointer. */
-typedef struct {
-  DrEpoch W;
-  uint64_t R;
-  uint32_t wctx, rctx;
-} FtSlotView;
+/* FastTrack's per-location state (det.h's FtSlot): W an epoch, R an epoch
+ * or (top bit set) a DrCtxVC pointer, Rlast the last read R holds. */
+typedef FtSlot FtSlotView;
 #define FT_SHARED ((uint64_t)1 << 63)
 
 static FtSlotView *ft_slot(Fx *f, DrObj *o, int field) {
