@@ -79,10 +79,12 @@ BENCH_DIR = os.path.dirname(os.path.abspath(__file__))
 
 # Preferred order; any other *.dl in the directory is appended sorted.
 ORDER = ["fib", "virtualcalls", "binarytrees", "sieve", "matmul", "nbody", "strings",
-         "series", "sor", "montecarlo", "lockcounter", "pmatmul", "prodcons", "hashtable"]
+         "series", "sor", "montecarlo", "lockcounter", "pmatmul", "prodcons", "hashtable",
+         "sparsematmult", "moldyn", "crypt", "lufact", "raytracer"]
 # Programs whose first argument is the number of threads (same total work);
 # prodcons's is the number of producer/consumer pairs.
-THREADED = ("series", "sor", "montecarlo", "lockcounter", "pmatmul", "prodcons", "hashtable")
+THREADED = ("series", "sor", "montecarlo", "lockcounter", "pmatmul", "prodcons", "hashtable",
+            "sparsematmult", "moldyn", "crypt", "lufact", "raytracer")
 # The scheduler cost table: the THREADED programs that can run on 1 thread.
 SCHED_PROGRAMS = ("series", "sor", "montecarlo", "lockcounter", "pmatmul", "hashtable")
 MAIN_THREADS = "4"
