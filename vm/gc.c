@@ -221,6 +221,7 @@ void dr_gc_collect(DrVM *vm) {
     for (int s = 0; s < c->nstatics; s++)
       if (c->static_is_ref[s]) gc_mark(vm, c->statics[s].ref);
     gc_mark(vm, c->lock);
+    gc_mark(vm, c->init_error);
   }
   for (int i = 0; i < vm->nstrings; i++) gc_mark(vm, vm->strings[i]);
   for (int i = 0; i < vm->nroots; i++) gc_mark(vm, vm->roots[i]);

@@ -60,37 +60,72 @@ static DrObj *class_lock(DrVM *vm, DrClass *c) {
   return c->lock;
 }
 
+/* th waits until another thread has initialized cls (or failed to). */
+static int init_wait(DrVM *vm, DrThread *th, DrClass *cls) {
+  th->state = DR_TS_BLOCKED;
+  th->init_class = cls;
+  th->monitor = NULL;
+  vm->sched_gen++;
+  return 2;
+}
+
+/* No room for all the <clinit> frames (StackOverflowError pending): the
+ * initialization has not begun, the frames pushed for it go.  Returns -1. */
+static int init_unpush(DrVM *vm, DrThread *th, int base) {
+  while (th->nframes > base) {
+    DrClass *c = th->frames[--th->nframes].method->owner;
+    c->init_state = DR_INIT_NONE;
+    c->init_thread = NULL;
+  }
+  vm->sched_gen++;
+  return -1;
+}
+
 /* Starts initialization of cls (JLS 12.4.2) by pushing <clinit> frames for
  * it and its uninitialized superclasses, the topmost superclass on top so
  * it runs first.  The caller re-executes its instruction when they return.
  * Returns 1 if frames were pushed, 0 if the class is usable now, 2 if
- * another thread is initializing it (th is now BLOCKED until it is done),
- * -1 on an exception. */
+ * another thread is initializing it or a superclass (th is now BLOCKED
+ * until it is done), -1 on an exception. */
 static int class_init(DrVM *vm, DrThread *th, DrClass *cls) {
-  if (cls->init_state == DR_INIT_RUNNING && cls->init_thread && cls->init_thread != th) {
-    th->state = DR_TS_BLOCKED;
-    th->init_class = cls;
-    th->monitor = NULL;
-    vm->sched_gen++;
-    return 2;
+  if (cls->init_state == DR_INIT_FAILED) {
+    dr_throw_no_class_def(vm, cls);
+    return -1;
   }
+  if (cls->init_state == DR_INIT_RUNNING && cls->init_thread && cls->init_thread != th) return init_wait(vm, th, cls);
   if (cls->init_state != DR_INIT_NONE) return 0;
-  int pushed = 0;
+  /* the nearest superclass begun, and the topmost class needing a <clinit> */
+  DrClass *begun = cls, *top_clinit = NULL;
+  for (; begun && begun->init_state == DR_INIT_NONE; begun = begun->super)
+    if (begun->clinit) top_clinit = begun;
+  if (begun && begun->init_state == DR_INIT_FAILED) {
+    dr_init_chain_failed(vm, th, cls, begun);
+    return -1;
+  }
+  if (begun && begun->init_state == DR_INIT_RUNNING && begun->init_thread && begun->init_thread != th)
+    return init_wait(vm, th, begun);
+  int pushed = 0, base = th->nframes;
+  bool above_clinits = !top_clinit;
   for (DrClass *c = cls; c && c->init_state == DR_INIT_NONE; c = c->super) {
     if (!c->clinit) {
-      c->init_state = DR_INIT_DONE;
-      vm->sched_gen++;
+      /* below a <clinit> still to run it is done only after it: the
+       * re-executed instruction finds it again (or it fails with it) */
+      if (above_clinits) {
+        c->init_state = DR_INIT_DONE;
+        vm->sched_gen++;
+      }
       continue;
     }
-    c->init_state = DR_INIT_RUNNING;
-    vm->sched_gen++;
-    c->init_thread = th;
     DrMethod *m = c->clinit;
     DrFrame *top = &th->frames[th->nframes - 1];
     DrFrame *f = push_frame(vm, th, m, frame_top(top));
-    if (!f) return -1;
+    if (!f) return init_unpush(vm, th, base);
     memset(f->regs, 0, sizeof(DrValue) * (size_t)m->nregs);
+    c->init_state = DR_INIT_RUNNING;
+    vm->sched_gen++;
+    c->init_thread = th;
     pushed = 1;
+    above_clinits = above_clinits || c == top_clinit;
   }
   if (pushed && !(cls->flags & DR_CLS_BUILTIN)) {
     vm->inits++;
@@ -1362,11 +1397,13 @@ thread_over:
 handle_exception:
   /* fr->ip of the top frame points at the instruction that raised. */
   CLEAR_POST();
+  /* a frame that has not begun (dr_frame_pending) has no handler in force */
+  bool not_begun = false;
   for (;;) {
     if (vm->halting) goto run_over;
     fr = &th->frames[th->nframes - 1];
     DrMethod *m = fr->method;
-    if (vm->exception && !(m->flags & DR_M_NATIVE)) {
+    if (vm->exception && !(m->flags & DR_M_NATIVE) && !not_begun) {
       uint32_t pc = (uint32_t)(fr->ip - m->code);
       for (int i = 0; i < m->nhandlers; i++) {
         const DrHandler *h = &m->handlers[i];
@@ -1379,11 +1416,11 @@ handle_exception:
         }
       }
     }
-    if (m->flags & DR_M_CLINIT) {
-      m->owner->init_state = DR_INIT_FAILED;
-      vm->sched_gen++;
-      m->owner->init_thread = NULL;
-    }
+    /* a <clinit> that began threw: its class fails (and with it those whose
+     * pending <clinit>s lie below, already marked by dr_init_failed) */
+    if (!not_begun && (m->flags & DR_M_CLINIT) && m->owner->init_state == DR_INIT_RUNNING)
+      dr_init_failed(vm, th, m->owner);
+    not_begun = dr_frame_pending(th, th->nframes - 2);
     emit_unwind(vm, th, fr);
     if (th->nframes > 1) {
       th->nframes--;

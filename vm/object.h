@@ -130,6 +130,7 @@ struct DrClass {
   DrMethod *clinit;        /* NULL if the class has no static initializer */
   DrInitState init_state;
   struct DrThread *init_thread; /* the thread running its initializer */
+  DrObj *init_error;       /* DR_INIT_FAILED: the cause of NoClassDefFoundError (vm/clinit.c; a root) */
   uint32_t nallocated;     /* objects of this class made so far (serials) */
 
   /* arrays: the element kind, and the element class for reference arrays */

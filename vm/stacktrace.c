@@ -62,7 +62,8 @@ bool dr_build_stack_trace(DrVM *vm, DrObj *throwable, int skip_top) {
   DrThread *th = vm->thread;
   DrValue *field = dr_field(throwable, "stackTrace");
   field->ref = NULL;
-  /* most recent first; native frames (no ip) are never shown */
+  /* most recent first; native frames (no ip) and frames that have not
+   * begun (below the <clinit>s that run first) are never shown */
   int skipped = 0;
   bool leading = true;
   int *shown = dr_xmalloc(sizeof(int) * DR_MAX_TRACE);
@@ -70,7 +71,7 @@ bool dr_build_stack_trace(DrVM *vm, DrObj *throwable, int skip_top) {
   /* a throwable built outside any thread (embedding API) has no frames */
   for (int i = th ? th->nframes - 1 : -1; i >= 0 && n < DR_MAX_TRACE; i--) {
     const DrFrame *f = &th->frames[i];
-    if (f->method->flags & DR_M_NATIVE) continue;
+    if ((f->method->flags & DR_M_NATIVE) || dr_frame_pending(th, i)) continue;
     if (skipped < skip_top) {
       skipped++;
       continue;

@@ -337,6 +337,7 @@ static void vm_restore_classes(DrVM *vm) {
     c->init_state = (DrInitState)s->init_state[i];
     c->init_thread = NULL;
     c->lock = NULL; /* a run's object, freed with the others */
+    c->init_error = NULL;
   }
 }
 

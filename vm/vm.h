@@ -60,6 +60,9 @@ enum {
   X(UNSUPPORTED, "java.lang.UnsupportedOperationException")                   \
   X(ASSERTION, "java.lang.AssertionError")                                    \
   X(UNSATISFIED_LINK, "java.lang.UnsatisfiedLinkError")                       \
+  X(ERROR, "java.lang.Error")                                                 \
+  X(INIT_ERROR, "java.lang.ExceptionInInitializerError")                      \
+  X(NO_CLASS_DEF, "java.lang.NoClassDefFoundError")                           \
   X(BOOT, "drvm.Boot")
 
 typedef enum {
@@ -312,6 +315,21 @@ void dr_frame_text(DrVM *vm, const DrFrame *f, DrBuf *b);
 void dr_position_text(DrVM *vm, const DrMethod *m, int64_t pc, bool with_method, DrBuf *b);
 /* Throws an already-created exception object. */
 bool dr_throw_obj(DrVM *vm, DrObj *exception);
+
+/* --- failed class initialization (clinit.c) --- */
+/* Whether frame i of th has not begun: it waits below the <clinit> frames
+ * pushed to initialize its class's superclasses first (or, for main, its
+ * class).  Java has no frame for it yet: handlers and traces skip it. */
+bool dr_frame_pending(const DrThread *th, int i);
+/* The <clinit> of c, th's top frame, is unwinding with the pending
+ * exception: c and the subclasses whose initialization waited for it
+ * become erroneous, and the exception is wrapped as Java does. */
+void dr_init_failed(DrVM *vm, DrThread *th, DrClass *c);
+/* Throws NoClassDefFoundError for an erroneous class; returns false. */
+bool dr_throw_no_class_def(DrVM *vm, DrClass *c);
+/* Initializing cls found its superclass `failed` erroneous: throws its
+ * NoClassDefFoundError and makes cls and the classes between erroneous. */
+void dr_init_chain_failed(DrVM *vm, DrThread *th, DrClass *cls, DrClass *failed);
 
 /* --- execution (interp.c) --- */
 /* Runs `main(String[])` of cls with args and every thread it starts;
