@@ -56,7 +56,10 @@ static const char *const run_exit_text =
     "  5   the --max-steps limit was reached\n"
     "  6   --replay: the recording does not fit the program's run\n"
     "  66  the detector found data races (--race-exit-code), if the program\n"
-    "      itself ended with status 0\n";
+    "      itself ended with status 0\n"
+    "  70  out of memory outside the program's heap\n"
+    "  130 SIGINT (Ctrl-C) stopped the run, 143 SIGTERM: the output so far is\n"
+    "      written first; a second signal ends drvm at once\n";
 
 static const char *const explore_intro =
     "usage: drvm explore [options] prog.dl [-- args...]\n"

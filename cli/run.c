@@ -6,6 +6,7 @@
 #include "minimize.h"
 #include "confirm.h"
 #include "run.h"
+#include "stop.h"
 
 /* The failed API call's message; a usage error's exit status. */
 static int api_error(const DrVM *vm) {
@@ -72,6 +73,7 @@ static bool set_detector(const DrRun *r, DrVM *vm) {
 static int run_program(const DrRun *r, DrVM *vm, bool *restart, DrPredictions *predicted) {
   const DrRunOpts *o = &r->o;
   const char *trace = dr_ro_get(o, DR_RO_TRACE);
+  dr_stop_watch(vm); /* from here on the program's output may be pending */
   if (!set_scheduler(r, vm)) return api_error(vm);
   if (dr_ro_given(o, DR_RO_RECORD) && !drvm_record(vm, dr_ro_get(o, DR_RO_RECORD))) return api_error(vm);
   if (trace && !drvm_trace(vm, *trace ? trace : NULL)) return api_error(vm);
@@ -91,6 +93,7 @@ static int run_program(const DrRun *r, DrVM *vm, bool *restart, DrPredictions *p
     }
   }
   if (res.outcome == DRVM_OUTCOME_RACES) status = r->race_exit;
+  if (dr_stop_signal()) status = dr_stop_exit(); /* said before the seed line, which comes last */
   *restart = res.restart;
   return dr_run_report(r, vm, &res, status);
 }
@@ -127,6 +130,7 @@ static int run_vm(const DrRun *r, bool *restart, DrPredictions *predicted) {
   } else if (run) {
     status = run_program(r, vm, restart, predicted);
   }
+  dr_stop_watch(NULL);
   drvm_free(vm);
   return status;
 }
@@ -197,6 +201,7 @@ int dr_cmd_run(int argc, char **argv) {
     go = false;
   }
   DrPredictions predicted = {0};
+  if (go && !strcmp(r.cmd, "run")) dr_stop_install();
   for (bool restart = go; restart;) {
     if (dr_ro_given(&r.o, DR_RO_TIMELINE)) {
       dr_tl_free(r.tl); /* a restart draws anew */
@@ -204,18 +209,19 @@ int dr_cmd_run(int argc, char **argv) {
     }
     dr_predictions_free(&predicted); /* a restart predicts anew */
     status = run_vm(&r, &restart, &predicted);
-    if (!restart || r.attempt >= r.restarts) break;
+    if (!restart || r.attempt >= r.restarts || dr_stop_signal()) break;
     /* the scheduler's suspensions may have caused the deadlock */
     r.attempt++;
     fprintf(stderr, "drvm: %s suspended threads in this run; restarting it (restart %d of at most %d)\n\n",
             dr_ro_get(&r.o, DR_RO_SCHED), r.attempt, r.restarts);
   }
-  if (predicted.n && (status == 0 || status == r.race_exit)) {
+  if (predicted.n && (status == 0 || status == r.race_exit) && !dr_stop_signal()) {
     int confirmed = 0, st = dr_confirm(&r, &predicted, &confirmed);
     if (st) status = st;
     else if (confirmed) status = r.race_exit;
   }
   dr_predictions_free(&predicted);
+  if (dr_stop_signal()) status = dr_stop_exit(); /* a signal after the run's end */
   free(r.text);
   dr_tl_free(r.tl);
   dr_ro_free(&r.o);

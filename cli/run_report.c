@@ -103,7 +103,9 @@ int dr_run_report(const DrRun *r, DrVM *vm, const DrvmResult *res, int status) {
   if (dr_ro_given(&r->o, DR_RO_SCHED_REPORT) && !write_sched_report(r, vm, res, status) && status == DRVM_EXIT_OK)
     status = DRVM_EXIT_USAGE;
   if (verbose) print_verbose(r, res);
-  bool worth = res->uncaught > 0 || status == DRVM_EXIT_DEADLOCK || status == DRVM_EXIT_STEPS;
+  /* a run stopped by a signal may be a livelock worth a second look */
+  bool worth = res->uncaught > 0 || status == DRVM_EXIT_DEADLOCK || status == DRVM_EXIT_STEPS ||
+               res->outcome == DRVM_OUTCOME_INTERRUPTED;
   if (worth || verbose) print_seed(r, res);
   return status;
 }

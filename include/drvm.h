@@ -120,7 +120,8 @@ typedef enum {
   X(DEADLOCK, 4, "threads remain and none can run")                           \
   X(STEP_LIMIT, 5, "the step limit was reached")                              \
   X(REPLAY_DIVERGED, 6, "a replayed recording does not fit the run")          \
-  X(RACES, 66, "the detector found data races (the program ended normally)")
+  X(RACES, 66, "the detector found data races (the program ended normally)") \
+  X(INTERRUPTED, 130, "a signal ended the run (drvm_stop; drvm run exits 128 + the signal)")
 
 typedef enum {
 #define DRVM_OUTCOME_ENUM(name, status, text) DRVM_OUTCOME_##name,
@@ -139,6 +140,7 @@ enum {
   DRVM_EXIT_STEPS = 5,
   DRVM_EXIT_REPLAY = 6,
   DRVM_EXIT_RACES = 66,
+  DRVM_EXIT_INTERRUPTED = 130, /* drvm_stop; `drvm run` gives 128 + the signal */
 };
 
 /* The words of the vocabularies above, e.g. "wr", "BLOCKED", "deadlock". */
@@ -399,8 +401,20 @@ int drvm_run_to_decision(DrVM *vm, uint64_t number, DrvmDecision *d);
 uint64_t drvm_decision_count(const DrVM *vm);
 /* Asks a stepping run to stop at its next scheduling point, even a
  * single-choice one: for Ctrl-C in an interactive host.  Safe to call
- * from a signal handler or from another thread (the only call that is). */
+ * from a signal handler or from another thread (with drvm_stop, the only
+ * calls that are).  A run that is not stepping goes on: drvm_stop ends it. */
 void drvm_interrupt(DrVM *vm);
+/* Ends the run, stepping or not, at its next step check (at least every
+ * few ten thousand steps, and at every scheduling point): its outcome is
+ * DRVM_OUTCOME_INTERRUPTED, its output so far written.  For SIGINT and
+ * SIGTERM: only an atomic store, so safe from a signal handler or another
+ * thread.  The VM stays stopped: a later run of it ends at once. */
+void drvm_stop(DrVM *vm);
+/* Writes the program's buffered output now (stdout is buffered up to
+ * 64 KiB between scheduling decisions).  For a host about to exit in the
+ * middle of a run, e.g. from an atexit handler when memory ran out; not
+ * from a signal handler. */
+void drvm_flush_output(DrVM *vm);
 /* At a decision: another scheduler (registry name and options, as
  * drvm_set_scheduler) suggests from here on; it suggests this decision
  * anew.  A prefix replay still running ends here. */

@@ -303,6 +303,11 @@ bool drvm_set_goal(DrVM *vm, const DrvmGoal *goal) {
 
 void drvm_interrupt(DrVM *vm) { vm->step_interrupt = 1; }
 
+/* An atomic store and nothing else: a signal handler calls it. */
+void drvm_stop(DrVM *vm) { atomic_store_explicit(&vm->stop_request, 1, memory_order_relaxed); }
+
+void drvm_flush_output(DrVM *vm) { dr_flush_output(vm); }
+
 /* The chosen scheduler's place in the chain (after a prefix replay, or
  * inside the recorder, or on top) taken by s. */
 static void replace_core(DrVM *vm, DrScheduler *s) {
@@ -355,6 +360,7 @@ bool drvm_switch_scheduler(DrVM *vm, const char *name, const char *options) {
 /* status is the finished run's: the detector's, the replay's and the
  * outputs' verdicts are in it, over how the program itself ended. */
 static DrvmOutcome outcome_of(DrVM *vm, int status) {
+  if (vm->halting && vm->halt_outcome == DRVM_OUTCOME_INTERRUPTED) return DRVM_OUTCOME_INTERRUPTED;
   if (status == DR_EXIT_REPLAY) return DRVM_OUTCOME_REPLAY_DIVERGED;
   if (vm->halting) return (DrvmOutcome)vm->halt_outcome;
   switch (status) {
@@ -377,7 +383,9 @@ static int finish_parts(DrVM *vm, int status) {
   if (a->det_result.failed && status == DR_EXIT_OK) status = DR_EXIT_USAGE;
   /* the trace asked for is lost: that comes before the races found */
   if (a->trace_failed && (status == DR_EXIT_OK || races)) status = DR_EXIT_USAGE;
-  if (a->replay && !dr_sched_replay_done(a->replay, vm)) status = DR_EXIT_REPLAY;
+  /* a stopped replay is cut short, not diverged */
+  bool stopped = vm->halting && vm->halt_outcome == DRVM_OUTCOME_INTERRUPTED;
+  if (a->replay && !stopped && !dr_sched_replay_done(a->replay, vm)) status = DR_EXIT_REPLAY;
   char err[512];
   if (a->recorder && !dr_sched_record_finish(a->recorder, err, sizeof err)) {
     dr_flush_output(vm);

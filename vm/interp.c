@@ -186,6 +186,12 @@ void dr_halt(DrVM *vm, int status, int outcome) {
   vm->halt_outcome = outcome;
 }
 
+bool dr_stop_check(DrVM *vm) {
+  if (!atomic_load_explicit(&vm->stop_request, memory_order_relaxed)) return false;
+  if (!vm->halting) dr_halt(vm, DR_EXIT_INTERRUPTED, DRVM_OUTCOME_INTERRUPTED);
+  return true;
+}
+
 #ifdef DR_TRACE_EXEC
 static void trace_instruction(DrVM *vm, const DrFrame *fr, const uint32_t *ip) {
   const DrMethod *m = fr->method;
@@ -503,9 +509,19 @@ static void emit_access(DrVM *vm, DrThread *th, DrEventKind kind, DrObj *o, DrCl
   dr_emit_event(vm, &ev);
 }
 
+/* Steps between two looks at drvm_stop's request when nothing else
+ * brings the interpreter to step_slow (no quantum, no step limit): a
+ * signal handler cannot reach the local step_limit, and a load at every
+ * step would cost the fast path.  2^16 steps take well under a second. */
+enum { DR_STOP_CHECK_STEPS = 1 << 16 };
+
+/* The step at which step_slow runs next: the quantum's end, the step
+ * limit or the next stop check, whichever comes first. */
 static uint64_t step_limit_of(const DrVM *vm) {
   uint64_t lim = vm->max_steps ? vm->max_steps : UINT64_MAX;
-  return vm->preempt_at < lim ? vm->preempt_at : lim;
+  if (vm->preempt_at < lim) lim = vm->preempt_at;
+  uint64_t check = vm->steps + DR_STOP_CHECK_STEPS;
+  return check < lim ? check : lim;
 }
 
 /* Runs every thread until all have ended or the VM halts. */
@@ -1349,16 +1365,23 @@ hook_post:
   DISPATCH();
 
 step_slow:
-  /* ip is at an instruction start: the step limit, or the quantum's end.
+  /* ip is at an instruction start: a stop check, the step limit, or the
+   * quantum's end.
    * The instruction before it took effect: its event is due first. */
   SAVE();
   if (POST_PENDING()) {
     CLEAR_POST();
     emit_post(vm, &hev, hook_ip, hook_R);
   }
+  if (dr_stop_check(vm)) goto run_over;
   if (vm->max_steps && vm->steps > vm->max_steps) {
     step_limit_reached(vm);
     goto run_over;
+  }
+  if (vm->steps <= vm->preempt_at) {
+    /* only a stop check: the quantum goes on, no scheduling point */
+    step_limit = step_limit_of(vm);
+    REDISPATCH();
   }
   next = dr_sched_point(vm, DR_PICK_PREEMPT);
   if (next == th) {

@@ -292,7 +292,8 @@ DrThread *dr_sched_point(DrVM *vm, int reason) {
   vm->sched_decisions++;
   cur->events++;
   for (;;) {
-    if (vm->halting) return NULL;
+    /* drvm_stop also ends a run that only waits or sleeps */
+    if (vm->halting || dr_stop_check(vm)) return NULL;
     if (dr_now_ns(vm) >= vm->next_deadline) wake_timers(vm);
     if (vm->spurious_wakeups && vm->sched->spurious) maybe_spurious(vm);
     DrPickReason why = (DrPickReason)reason;

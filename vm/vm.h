@@ -31,6 +31,7 @@ enum {
   DR_EXIT_STEPS = DRVM_EXIT_STEPS,
   DR_EXIT_REPLAY = DRVM_EXIT_REPLAY,
   DR_EXIT_RACES = DRVM_EXIT_RACES,
+  DR_EXIT_INTERRUPTED = DRVM_EXIT_INTERRUPTED,
 };
 
 /* Classes the VM itself needs to know; found by name after loading.
@@ -175,6 +176,8 @@ typedef struct DrVM {
   int thread_tid_slot;     /* Thread.tid: 1 + the DrThread id once started, 0 before */
   atomic_int step_interrupt; /* a host asked (maybe from a signal handler or
                               another thread) to stop at the next scheduling point */
+  atomic_int stop_request; /* a host asked (drvm_stop, maybe from a signal handler)
+                              to end the run: kept across resets, as the host's wish */
   struct DrApi *api;       /* the embedding API's state (api.c); NULL inside unit tests */
 
   /* ---- A run's scalars.  dr_vm_reset zeroes every field from run_begin
@@ -344,6 +347,10 @@ int dr_interp_continue(DrVM *vm);
 int dr_interp_resume(DrVM *vm, struct DrThread *t);
 /* Stops every thread: the run ends with status, as outcome (DrvmOutcome). */
 void dr_halt(DrVM *vm, int status, int outcome);
+/* drvm_stop was called: halts the run as DRVM_OUTCOME_INTERRUPTED (unless
+ * it is halting already, for its own reason) and says true.  One relaxed
+ * load: cheap enough for every scheduling point. */
+bool dr_stop_check(DrVM *vm);
 
 /* --- threads and monitors (threads.c, sched_point.c) --- */
 DrThread *dr_thread_new(DrVM *vm);

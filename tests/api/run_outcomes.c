@@ -1,6 +1,7 @@
 /* Running to the end: the output through the write_out / write_err
  * callbacks, and DrvmResult for each way a run ends -- normally, an
- * uncaught exception, System.exit, a deadlock, the step limit, races. */
+ * uncaught exception, System.exit, a deadlock, the step limit, drvm_stop,
+ * races. */
 #include "check.h"
 
 /* Runs src under sched (NULL: the default) and the default detector. */
@@ -134,6 +135,51 @@ static void step_limit(Check *t) {
   sinks_free(&s);
 }
 
+/* drvm_stop, as drvm run's SIGINT handler calls it: the host's stderr
+ * callback stops the VM once the program is past its print; the spin
+ * ends at the next step check, the output written (issue 18, item 5). */
+typedef struct {
+  Sinks s;
+  DrVM *vm;
+} Stopper;
+
+static void stop_on_err(void *user, const char *text, size_t len) {
+  Stopper *st = user;
+  out_add(&st->s.err, text, len);
+  drvm_stop(st->vm);
+}
+
+static void stop_out(void *user, const char *text, size_t len) { out_add(&((Stopper *)user)->s.out, text, len); }
+
+static void stopped(Check *t) {
+  const char *src = "public class Spin {\n"
+                    "  public static void main(String[] args) {\n"
+                    "    System.out.println(\"main done\");\n"
+                    "    System.err.println(\"spinning\");\n"
+                    "    while (true) { }\n"
+                    "  }\n"
+                    "}\n";
+  Stopper st = {0};
+  DrvmConfig cfg;
+  drvm_config_init(&cfg);
+  cfg.write_out = stop_out;
+  cfg.write_err = stop_on_err;
+  cfg.write_user = &st;
+  char err[256];
+  st.vm = drvm_new(&cfg, err, sizeof err);
+  CHECK(t, st.vm && drvm_compile_string(st.vm, "prog.dl", src, strlen(src)));
+  if (!st.vm) return;
+  DrvmResult r;
+  CHECK(t, drvm_run(st.vm, 0, NULL, &r) == DRVM_EXIT_INTERRUPTED);
+  CHECK(t, r.outcome == DRVM_OUTCOME_INTERRUPTED);
+  CHECK_STR(t, drvm_outcome_word(r.outcome), "INTERRUPTED");
+  CHECK(t, r.exit_status == DRVM_EXIT_INTERRUPTED);
+  CHECK_STR(t, out_text(&st.s.out), "main done\n");
+  CHECK_STR(t, out_text(&st.s.err), "spinning\n");
+  drvm_free(st.vm);
+  sinks_free(&st.s);
+}
+
 /* main and a Runnable both increment c, unordered: FastTrack reports it. */
 static void races(Check *t) {
   const char *src = "public class Racy {\n"
@@ -203,6 +249,7 @@ int main(void) {
   exits(&t);
   deadlock(&t);
   step_limit(&t);
+  stopped(&t);
   races(&t);
   args_and_rerun(&t);
   return CHECK_DONE(&t);
