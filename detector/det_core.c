@@ -190,12 +190,6 @@ static void shadow_free_hook(void *ctx, DrObj *o) {
   o->shadow = NULL;
 }
 
-static uint32_t obj_slots(const DrObj *o) {
-  if (o->cls->flags & DR_CLS_ARRAY) return (uint32_t)((const DrArray *)o)->length;
-  if (o->cls->flags & DR_CLS_STRING) return 0;
-  return (uint32_t)o->cls->nfields;
-}
-
 /* An object's shadow without its slots (a lock's clocks, an array's
  * allocation site): most objects are never accessed by two threads, and
  * a big array allocated while main runs alone must not cost its slots. */
@@ -209,7 +203,7 @@ DrShadow *dr_det_shadow(DrDet *d, DrObj *o) { return obj_shadow(d, o); }
 /* ... and with them, for an access */
 static DrShadow *shadow_grow(DrDet *d, DrObj *o) {
   DrShadow *old = obj_shadow(d, o);
-  uint32_t n = obj_slots(o);
+  uint32_t n = dr_obj_slots(o);
   if (n == 0) return old;
   DrShadow *sh = shadow_new(d, n);
   *sh = *old;               /* no slots, vol or raced yet: those come with accesses */

@@ -27,12 +27,6 @@ void dr_esc_new(DrVM *vm, DrObj *o) {
   vm->esc_stats.allocated++;
 }
 
-static uint32_t obj_slots(const DrObj *o) {
-  if (o->cls->flags & DR_CLS_ARRAY) return (uint32_t)((const DrArray *)o)->length;
-  if (o->cls->flags & DR_CLS_STRING) return 0;
-  return (uint32_t)o->cls->nfields;
-}
-
 static size_t rec_bytes(uint32_t nslots) { return sizeof(DrLocalRec) + sizeof(uint32_t) * 2 * (size_t)nslots; }
 
 void dr_esc_free(DrVM *vm, DrObj *o) {
@@ -60,7 +54,7 @@ void dr_esc_note(DrVM *vm, DrThread *th, DrObj *o, int32_t slot, bool write, DrM
   vm->esc_stats.filtered++;
   DrLocalRec *r = o->local;
   if (DR_UNLIKELY(!r)) {
-    uint32_t n = obj_slots(o);
+    uint32_t n = dr_obj_slots(o);
     if (n == 0) return;
     r = dr_xcalloc(1, rec_bytes(n));
     r->nslots = n;

@@ -235,6 +235,14 @@ static inline int32_t dr_identity_hash(const DrObj *o) {
   return (int32_t)(h & 0x7fffffffu);
 }
 
+/* The locations an object has as the papers count them: an array's
+ * elements, an instance's fields; a String none (it is immutable). */
+static inline uint32_t dr_obj_slots(const DrObj *o) {
+  if (o->cls->flags & DR_CLS_ARRAY) return (uint32_t)((const DrArray *)o)->length;
+  if (o->cls->flags & DR_CLS_STRING) return 0;
+  return (uint32_t)o->cls->nfields;
+}
+
 /* Source line of pc in m, or -1. */
 int dr_method_line(const DrMethod *m, uint32_t pc);
 
