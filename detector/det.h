@@ -85,6 +85,9 @@ typedef struct {
    * it a no-op of access().  fast: it opts in. */
   bool fast;
   uint32_t fast_read_off, fast_write_off;
+  /* --filter trade: its state keeps a location's last access of each
+   * kind (Eraser, hybrid), not the epoch's first (vm/escape.h) */
+  bool filter_keep_last;
   uint64_t fast_shared_bit; /* read words with it set point to a DrCtxVC (vm.h's shared_bit) */
   uint32_t fast_shared_off; /* in a slot, the word that may so point */
   /* An access to loc (after it took effect) by thread tid whose context

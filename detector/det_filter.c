@@ -76,8 +76,7 @@ void dr_det_filter_enable(DrDet *d) {
       .self = d,
       .ctx = filter_ctx,
       .flush = filter_flush,
-      /* Eraser's last access and hybrid's history keep the latest */
-      .keep_last = !d->ops->vector_clocks || !d->ops->lock_edges,
+      .keep_last = d->ops->filter_keep_last,
   };
   dr_esc_enable(vm, &sink);
 }

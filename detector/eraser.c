@@ -93,5 +93,6 @@ const DrDetOps dr_eraser_ops = {
     .slot_size = sizeof(EraserSlot),
     .stop_at_race = true,
     .access = er_access,
+    .filter_keep_last = true, /* its last access */
     .print_stats = er_stats,
 };

@@ -202,8 +202,9 @@ const DrDetOps dr_ft_ops = {
     .explain = ft_explain,
     .name = "ft",
     .slot_size = sizeof(FtSlot),
-    /* [FT READ SAME EPOCH] and [FT WRITE SAME EPOCH] are R_x == E(t) and
-     * W_x == E(t): the interpreter answers them */
+    /* [FT WRITE SAME EPOCH] is W_x == E(t); a read by t in its epoch
+     * (READ SAME EPOCH or READ SHARED SAME EPOCH) shows as Rlast == E(t)
+     * or as t's entry of R_x's clock vector: the interpreter answers them */
     .fast = true,
     .fast_read_off = offsetof(FtSlot, Rlast),
     .fast_shared_off = offsetof(FtSlot, R),

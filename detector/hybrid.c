@@ -104,6 +104,7 @@ const DrDetOps dr_hybrid_ops = {
     .name = "hybrid",
     .slot_size = sizeof(HySlot),
     .vector_clocks = true,
+    .filter_keep_last = true, /* its history: the latest per thread, kind and lockset */
     .notify_edges = true,
     .priv_size = sizeof(HyPriv),
     .access = hy_access,

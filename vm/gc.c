@@ -196,6 +196,14 @@ static void gc_free_monitor(DrMonitor *m) {
   free(m);
 }
 
+/* What a dying object holds outside the heap: a detector's shadow, the
+ * filter's record, its monitor. */
+static void gc_release(DrVM *vm, DrObj *o) {
+  if (o->shadow && vm->shadow_free) vm->shadow_free(vm->shadow_ctx, o);
+  if (o->local) dr_esc_free(vm, o);
+  gc_free_monitor(o->monitor);
+}
+
 static void gc_trace(DrVM *vm, DrObj *o) {
   const DrClass *c = o->cls;
   if (c->flags & DR_CLS_STRING) return;
@@ -238,9 +246,7 @@ void dr_gc_collect(DrVM *vm) {
       link = &o->gc_next;
     } else {
       *link = o->gc_next;
-      if (o->shadow && vm->shadow_free) vm->shadow_free(vm->shadow_ctx, o);
-      if (o->local) dr_esc_free(vm, o);
-      gc_free_monitor(o->monitor);
+      gc_release(vm, o);
       pool_free(vm, o, gc_object_size(o));
     }
   }
@@ -325,9 +331,7 @@ void dr_gc_free_all(DrVM *vm) {
   DrObj *o = vm->objects;
   while (o) {
     DrObj *n = o->gc_next;
-    if (o->shadow && vm->shadow_free) vm->shadow_free(vm->shadow_ctx, o);
-      if (o->local) dr_esc_free(vm, o);
-    gc_free_monitor(o->monitor);
+    gc_release(vm, o);
     if (!pool_sized(gc_object_size(o))) free(o);
     o = n;
   }
@@ -356,9 +360,7 @@ void dr_gc_free_run(DrVM *vm) {
   DrObj *o = vm->objects;
   while (o && !(o->flags & DR_OBJ_PERM)) {
     DrObj *next = o->gc_next;
-    if (o->shadow && vm->shadow_free) vm->shadow_free(vm->shadow_ctx, o);
-      if (o->local) dr_esc_free(vm, o);
-    gc_free_monitor(o->monitor);
+    gc_release(vm, o);
     pool_free(vm, o, gc_object_size(o));
     o = next;
   }
