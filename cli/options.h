@@ -135,6 +135,7 @@ enum {
     NULL)                                                                                                              \
   X(RELAXED, "--relaxed", NULL, NULL, DR_TO_DET, "relaxed", DR_VAL(DR_V_FLAG), DR_RR_REGISTRY, 0, NULL)              \
   X(FILTER, "--filter", NULL, NULL, DR_TO_DET, "filter", DR_VAL(DR_V_REG), DR_RR_REGISTRY, DR_F_EXPLORE, NULL)       \
+  X(CLOCKS, "--clocks", NULL, NULL, DR_TO_DET, "clocks", DR_VAL(DR_V_REG), DR_RR_REGISTRY, DR_F_EXPLORE, NULL)       \
   X(CONFIRM, "--confirm", NULL, "N", DR_TO_CLI, NULL, DR_VAL_INT(0, 100, NULL), DR_RR_NO, DR_F_RUN_ONLY,             \
     "wcp: steered runs that try to make each predicted race happen (default 3; 0: only report the predictions)")     \
   X(WITNESS_DIR, "--witness-dir", NULL, "DIR", DR_TO_CLI, NULL, DR_VAL(DR_V_FILE), DR_RR_NO, DR_F_RUN_ONLY,          \

@@ -30,12 +30,20 @@ typedef struct {
   uint32_t clock;          /* its thread's clock at the access (epoch) */
 } DrAccess;
 
-/* Per thread.  Indexed by DrThread id. */
+/* Who held a clock slot from which clock on: a slot an ended thread gave
+ * back (accordion clocks) goes on counting where it stopped. */
+typedef struct {
+  uint32_t first;          /* its first clock in the slot */
+  uint32_t tid;            /* DrThread id */
+} DrSlotGen;
+
+/* Per clock slot: the thread whose entry of every clock vector it is.
+ * A thread takes a slot when the detector first hears of it; an ended
+ * thread's slot can later go to a new thread (det_accordion.c). */
 typedef struct {
   DrVC C;                  /* C_t */
   DrVC I;                  /* interrupts sent to this thread (JLS 17.4.4) */
   uint32_t lockset;        /* id of the locks it holds now (det_ctx.c) */
-  uint32_t created_ctx;    /* where it was started (0: main) */
   /* cache of the stack-chain nodes of its frames (det_ctx.c) */
   DrMethod **chain_m;
   const uint32_t **chain_ip;
@@ -50,8 +58,15 @@ typedef struct {
   uint8_t *init_seen;      /* class ids whose initialization it has joined */
   int init_seen_len;
   bool live;
+  bool ended;              /* its END came: it makes no access any more */
   bool retired;            /* ended, and its Thread object collected: its clocks are freed */
+  bool pending;            /* retired, its slot not given back yet (det_accordion.c) */
   size_t held_bytes;       /* ended: what retiring it gives back (counted in vm->gc_extra) */
+  uint32_t tid;            /* the DrThread id holding the slot */
+  uint32_t base;           /* clocks before it are earlier holders' (0: the slot's first) */
+  uint32_t last;           /* retired: its last clock */
+  DrSlotGen *gens;         /* every holder, in order (kept across holders) */
+  int ngens, gens_cap;
 } DrDetThread;
 
 /* A detector's shadow beside an object (DrObj.shadow) or a class's statics. */
@@ -94,6 +109,12 @@ typedef struct {
    * is ctx (computed lazily by dr_det_ctx). */
   void (*access)(DrDet *d, uint32_t tid, void *slot, const DrLoc *loc, const DrEvent *e, bool write);
   void (*slot_free)(DrDet *d, void *slot); /* may be NULL */
+  /* Accordion clocks (det_accordion.c): forget each epoch of the slot
+   * whose thread slot is marked in dead and whose clock is at most
+   * floor(u) -- every running thread has seen it, so no access can race
+   * with it any more -- and mark in still the dead slots it must keep.
+   * Returns how many it forgot.  NULL: the detector keeps every slot. */
+  uint32_t (*slot_forget)(DrDet *d, void *slot, const DrVC *floor, const uint8_t *dead, uint8_t *still);
   /* A synchronization event, before the shared happens-before rules
    * apply it (so C_t is still the clock before a release's increment).
    * May be NULL. */
@@ -102,9 +123,10 @@ typedef struct {
   void (*finish)(DrDet *d);                /* may be NULL: after the run */
   void (*print_stats)(DrDet *d, FILE *out);/* may be NULL */
   /* For hosts (drvm_detector_explain): whether an access by tid, whose
-   * clock is C, would be ordered after the slot's last accesses, and
+   * clock is C (tid: its slot, UINT32_MAX if none; who: its DrThread
+   * id), would be ordered after the slot's last accesses, and
    * why, as a sentence.  May be NULL. */
-  void (*explain)(DrDet *d, const void *slot, const DrVC *C, uint32_t tid, bool write, DrBuf *out);
+  void (*explain)(DrDet *d, const void *slot, const DrVC *C, uint32_t tid, uint32_t who, bool write, DrBuf *out);
 } DrDetOps;
 
 /* A found race, kept for the summary and the JSON report. */
@@ -153,13 +175,25 @@ struct DrDet {
    * them all: their first owner of a location is part of their states. */
   bool alone;
   bool filter;             /* --filter trade: the topological filter (det_filter.c) */
+  bool accordion;          /* --clocks accordion (ops->slot_forget): slots reused (det_accordion.c) */
   uint32_t ctx_override;   /* nonzero: dr_det_ctx's answer (a filtered access applied later) */
   uint64_t seeded;         /* accesses applied from the filter's records */
   uint64_t retired;        /* ended threads whose clocks were freed */
+  uint64_t slots_reused, scans, epochs_cleared; /* accordion clocks (det_accordion.c) */
+  uint64_t scan_slots;     /* shadow slots the scans looked at */
+  int npending;            /* retired threads whose slots are not given back yet */
+  uint32_t *free_slots;    /* slots given back, to take before new ones */
+  int nfree, free_cap;
+  /* by DrThread id: its slot + 1 (0: none yet), and where it was started */
+  struct DrDetTid {
+    uint32_t slot1;
+    uint32_t created_ctx;
+  } *tids;
+  int ntids;
   struct DrCtxVC **cvc_pool; /* read clocks to reuse (det_core.c) */
   int ncvc_pool;
 
-  DrDetThread *threads;    /* by DrThread id */
+  DrDetThread *threads;    /* by slot (dr_det_slot) */
   int nthreads, threads_cap;
 
   DrShadow **statics;      /* by class id */
@@ -221,7 +255,19 @@ static inline DrAccess dr_cvc_access(const DrCtxVC *v, uint32_t tid, bool write)
 }
 
 /* --- det_core.c --- */
-DrDetThread *dr_det_thread(DrDet *d, uint32_t tid);
+/* th's clock slot, taken when first asked (det_accordion.c's free slots
+ * first); the detectors' "tid" is a slot */
+uint32_t dr_det_slot(DrDet *d, const DrThread *th);
+/* a slot's state; slot from dr_det_slot */
+static inline DrDetThread *dr_det_thread(DrDet *d, uint32_t slot) { return &d->threads[slot]; }
+static inline DrDetThread *dr_det_thread_of(DrDet *d, const DrThread *th) {
+  return dr_det_thread(d, dr_det_slot(d, th));
+}
+/* The DrThread id whose clock c of the slot is, and c as that thread
+ * counts (from 1, as if it had had the slot from the start). */
+uint32_t dr_det_slot_tid(const DrDet *d, uint32_t slot, uint32_t c, uint32_t *rel);
+void dr_det_thread_free(DrDet *d, DrDetThread *t);
+void dr_det_shadow_each(DrDet *d, void (*fn)(DrDet *d, DrShadow *sh, void *arg), void *arg);
 /* An object's shadow, made (without slots) if it has none. */
 DrShadow *dr_det_shadow(DrDet *d, DrObj *o);
 /* loc's raced bit: already reported (default mode skips it) */
@@ -236,6 +282,15 @@ DrShadow *dr_det_shadow_slots(DrDet *d, DrObj *o);
 /* th's words for the filter's records and the inline check: its epoch
  * and lockset */
 void dr_det_publish(DrDet *d, DrThread *th);
+
+/* --- det_accordion.c: dead threads' slots given back at collections --- */
+void dr_det_accordion_retired(DrDet *d, DrDetThread *t);
+void dr_det_accordion_gc_end(void *ctx);
+uint32_t dr_det_accordion_take(DrDet *d, uint32_t *base);
+void dr_det_accordion_print_stats(DrDet *d, FILE *out);
+/* one epoch / one clock vector's dead entries (the ops' slot_forget) */
+bool dr_det_forget_epoch(DrEpoch *e, const DrVC *floor, const uint8_t *dead, uint8_t *still);
+uint32_t dr_det_forget_cvc(DrCtxVC *v, const DrVC *floor, const uint8_t *dead, uint8_t *still);
 
 /* --- det_filter.c: the topological filter's listener side (vm/escape.h) --- */
 void dr_det_filter_enable(DrDet *d);

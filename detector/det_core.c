@@ -16,26 +16,66 @@
 
 #include "det.h"
 
-DrDetThread *dr_det_thread(DrDet *d, uint32_t tid) {
-  if ((int)tid >= d->nthreads) {
-    int n = d->threads_cap ? d->threads_cap : 8;
-    while (n <= (int)tid) n *= 2;
-    if (n > d->threads_cap) {
+/* A new thread's slot: one an ended thread gave back (its clocks go on
+ * from where that thread's stopped), else the next one. */
+static uint32_t slot_new(DrDet *d, DrThread *th) {
+  uint32_t id = (uint32_t)th->id;
+  if ((int)id >= d->ntids) {
+    int n = d->ntids ? d->ntids * 2 : 16;
+    while (n <= (int)id) n *= 2;
+    d->tids = dr_xrealloc(d->tids, sizeof *d->tids * (size_t)n);
+    memset(d->tids + d->ntids, 0, sizeof *d->tids * (size_t)(n - d->ntids));
+    dr_mem_add(&d->mem, sizeof *d->tids * (size_t)(n - d->ntids));
+    d->ntids = n;
+  }
+  uint32_t base = 0, slot = dr_det_accordion_take(d, &base);
+  if (slot == UINT32_MAX) {
+    if (d->nthreads == d->threads_cap) {
+      int n = d->threads_cap ? d->threads_cap * 2 : 8;
       d->threads = dr_xrealloc(d->threads, sizeof(DrDetThread) * (size_t)n);
+      memset(d->threads + d->threads_cap, 0, sizeof(DrDetThread) * (size_t)(n - d->threads_cap));
       dr_mem_add(&d->mem, sizeof(DrDetThread) * (size_t)(n - d->threads_cap));
       d->threads_cap = n;
     }
-    memset(&d->threads[d->nthreads], 0, sizeof(DrDetThread) * (size_t)((int)tid + 1 - d->nthreads));
-    d->nthreads = (int)tid + 1;
+    slot = (uint32_t)d->nthreads++;
   }
-  DrDetThread *t = &d->threads[tid];
-  if (!t->live) {
-    t->live = true;
-    dr_vc_set(&t->C, tid, 1, &d->mem); /* C_t(t) = 1 initially */
-    d->mem.vcs_allocated++;
-    if ((d->filter || d->ops->fast) && (int)tid < d->vm->nall_threads) dr_det_publish(d, d->vm->all_threads[tid]);
+  DrDetThread *t = &d->threads[slot];
+  DrSlotGen *gens = t->gens;
+  int ngens = t->ngens, gens_cap = t->gens_cap;
+  memset(t, 0, sizeof *t); /* a slot given back was freed when its thread retired */
+  t->gens = gens;
+  t->ngens = ngens;
+  t->gens_cap = gens_cap;
+  DrSlotGen g = {base + 1, id};
+  DR_PUSH(t->gens, t->ngens, t->gens_cap, g);
+  if (t->ngens == 1) dr_mem_add(&d->mem, sizeof(DrSlotGen) * (size_t)t->gens_cap);
+  t->live = true;
+  t->tid = id;
+  t->base = base;
+  dr_vc_set(&t->C, slot, base + 1, &d->mem); /* C_t(t) = 1 initially, counted from the slot's base */
+  d->mem.vcs_allocated++;
+  d->tids[id].slot1 = slot + 1;
+  if (d->filter || d->ops->fast) dr_det_publish(d, th);
+  return slot;
+}
+
+uint32_t dr_det_slot(DrDet *d, const DrThread *th) {
+  uint32_t id = (uint32_t)th->id;
+  if (DR_LIKELY((int)id < d->ntids && d->tids[id].slot1)) return d->tids[id].slot1 - 1;
+  return slot_new(d, (DrThread *)th);
+}
+
+uint32_t dr_det_slot_tid(const DrDet *d, uint32_t slot, uint32_t c, uint32_t *rel) {
+  if ((int)slot >= d->nthreads || !d->threads[slot].ngens) {
+    *rel = c;
+    return slot;
   }
-  return t;
+  const DrDetThread *t = &d->threads[slot];
+  int i = t->ngens - 1;
+  while (i > 0 && t->gens[i].first > c) i--;
+  uint32_t base = t->gens[i].first - 1;
+  *rel = c > base ? c - base : 0;
+  return t->gens[i].tid;
 }
 
 /* ------------------------------------------------------ clocks with ctx */
@@ -131,7 +171,7 @@ static size_t thread_bytes(const DrDetThread *t) {
          (sizeof(DrMethod *) + sizeof(uint32_t *) + sizeof(uint32_t)) * (size_t)t->chain_cap + (size_t)t->init_seen_len;
 }
 
-static void thread_free(DrDet *d, DrDetThread *t) {
+void dr_det_thread_free(DrDet *d, DrDetThread *t) {
   dr_vc_free(&t->C, &d->mem);
   dr_vc_free(&t->I, &d->mem);
   free(t->chain_m);
@@ -153,14 +193,17 @@ static void thread_free(DrDet *d, DrDetThread *t) {
  * other threads' clocks, never its own, so its clocks can go (TRaDe's
  * observation; their entries for it stay, section 6.3 of races.md). */
 static void thread_retire(DrDet *d, uint32_t tid) {
-  if ((int)tid >= d->nthreads) return;
-  DrDetThread *t = &d->threads[tid];
-  if (!t->live || t->retired || !t->held_bytes) return; /* alive, or never ended */
+  if ((int)tid >= d->ntids || !d->tids[tid].slot1) return;
+  uint32_t slot = d->tids[tid].slot1 - 1;
+  DrDetThread *t = &d->threads[slot];
+  if (!t->live || t->tid != tid || t->retired || !t->held_bytes) return; /* alive, or never ended */
   d->vm->gc_extra -= t->held_bytes;
   t->held_bytes = 0;
-  thread_free(d, t);
+  t->last = dr_vc_get(&t->C, slot);
+  dr_det_thread_free(d, t);
   t->retired = true;
   d->retired++;
+  dr_det_accordion_retired(d, t);
 }
 
 static void shadow_delete(DrDet *d, DrShadow *sh) {
@@ -370,10 +413,9 @@ static void det_event(DrListener *self, DrVM *vm, const DrEvent *e) {
   (void)vm;
   d->events++;
   if (d->disabled) return;
-  uint32_t tid = (uint32_t)e->thread->id;
+  uint32_t tid = dr_det_slot(d, e->thread);
   if (DR_LIKELY(e->kind <= DR_EV_WRITE)) { /* the hot path: a plain access */
-    DrDetThread *t = (int)tid < d->nthreads && d->threads[tid].live ? &d->threads[tid] : dr_det_thread(d, tid);
-    on_access(d, t, tid, e, e->kind == DR_EV_WRITE);
+    on_access(d, &d->threads[tid], tid, e, e->kind == DR_EV_WRITE);
     return;
   }
   on_sync(d, e, tid);
@@ -384,9 +426,10 @@ static void det_event(DrListener *self, DrVM *vm, const DrEvent *e) {
 }
 
 void dr_det_publish(DrDet *d, DrThread *th) {
-  uint32_t tid = (uint32_t)th->id;
+  uint32_t tid = dr_det_slot(d, th);
   const DrDetThread *t = &d->threads[tid];
-  ASSERT((int)tid < d->nthreads && t->live, "a thread's words come from its state");
+  ASSERT(t->live && t->tid == (uint32_t)th->id, "a thread's words come from its state");
+  th->fast_slot = tid;
   th->esc_epoch = dr_vc_get(&t->C, tid);
   th->esc_lockset = t->lockset;
   if (d->ops->fast) th->fast_epoch = dr_vc_epoch(&t->C, tid);
@@ -394,9 +437,9 @@ void dr_det_publish(DrDet *d, DrThread *th) {
 
 static void on_sync(DrDet *d, const DrEvent *e, uint32_t tid) {
   /* both first: creating one may move the other */
-  if (e->other) dr_det_thread(d, (uint32_t)e->other->id);
+  uint32_t uslot = e->other ? dr_det_slot(d, e->other) : 0;
   DrDetThread *t = dr_det_thread(d, tid);
-  DrDetThread *u = e->other ? dr_det_thread(d, (uint32_t)e->other->id) : NULL;
+  DrDetThread *u = e->other ? dr_det_thread(d, uslot) : NULL;
   bool vcs = d->ops->vector_clocks;
   switch (e->kind) {
   case DR_EV_READ:
@@ -443,7 +486,7 @@ static void on_sync(DrDet *d, const DrEvent *e, uint32_t tid) {
       if (d->filter) dr_det_filter_enable(d); /* what main made alone stays global */
     }
     if (!u) break;
-    u->created_ctx = dr_det_ctx(d, e);
+    d->tids[e->other->id].created_ctx = dr_det_ctx(d, e);
     /* when its Thread object is collected after it ended, it retires */
     if (e->other->jthread) obj_shadow(d, e->other->jthread)->thread = (uint32_t)e->other->id + 1;
     if (vcs) {
@@ -454,7 +497,7 @@ static void on_sync(DrDet *d, const DrEvent *e, uint32_t tid) {
   case DR_EV_JOIN:
     if (u && vcs) {
       dr_vc_join(&t->C, &u->C, &d->mem);
-      tick(d, u, (uint32_t)e->other->id);
+      tick(d, u, uslot);
     }
     break;
   case DR_EV_INTERRUPT:
@@ -484,7 +527,8 @@ static void on_sync(DrDet *d, const DrEvent *e, uint32_t tid) {
   case DR_EV_END:
     /* what a collection can give back once its Thread object is gone
      * (main's never is: no one can join it) */
-    if (tid != 0 && !t->held_bytes) {
+    t->ended = true;
+    if (e->thread->id != 0 && !t->held_bytes) {
       t->held_bytes = thread_bytes(t);
       d->vm->gc_extra += t->held_bytes;
     }
@@ -512,6 +556,7 @@ static void print_stats(DrDet *d) {
   fprintf(out, "  %-26s %12llu\n", "accesses not rechecked", (unsigned long long)d->suppressed);
   fprintf(out, "  %-26s %12llu\n", "vector clocks allocated", (unsigned long long)d->mem.vcs_allocated);
   fprintf(out, "  %-26s %12llu\n", "ended threads retired", (unsigned long long)d->retired);
+  if (d->accordion) dr_det_accordion_print_stats(d, out);
   fprintf(out, "  %-26s %12.1f KB\n", "peak shadow memory", (double)d->mem.peak / 1024.0);
 }
 
@@ -528,6 +573,7 @@ static void det_free(DrDet *d) {
     o->shadow = NULL;
   }
   vm->shadow_free = NULL;
+  vm->shadow_gc_end = NULL;
   vm->shadow_ctx = NULL;
   for (int i = 0; i < d->nstatics; i++) shadow_delete(d, d->statics[i]);
   for (int i = 0; i < vm->nclasses; i++) vm->classes[i]->shadow = NULL;
@@ -536,9 +582,12 @@ static void det_free(DrDet *d) {
   free(d->init_clocks);
   for (int i = 0; i < d->nthreads; i++) {
     vm->gc_extra -= d->threads[i].held_bytes;
-    thread_free(d, &d->threads[i]);
+    dr_det_thread_free(d, &d->threads[i]);
+    free(d->threads[i].gens);
   }
   free(d->threads);
+  free(d->tids);
+  free(d->free_slots);
   while (d->ncvc_pool) cvc_free(d, d->cvc_pool[--d->ncvc_pool]);
   free(d->cvc_pool);
   dr_det_ctx_free(d);
@@ -641,8 +690,10 @@ DrListener *dr_detector_new(DrVM *vm, const DrDetectorOptions *o, DrDetectorResu
   }
   if (d->filter && !ops->lock_edges) dr_det_filter_enable(d); /* they take every access from the start */
   vm->shadow_free = shadow_free_hook;
+  d->accordion = ops->slot_forget && o->clocks != DR_CLOCKS_GROW;
+  vm->shadow_gc_end = d->accordion ? dr_det_accordion_gc_end : NULL;
   vm->shadow_ctx = d;
-  dr_det_thread(d, 0);
+  if (vm->nall_threads) dr_det_slot(d, vm->all_threads[0]);
   return &d->base;
 }
 
@@ -650,14 +701,24 @@ DrListener *dr_detector_new(DrVM *vm, const DrDetectorOptions *o, DrDetectorResu
 
 static DrDet *as_det(DrListener *l) { return l && l->event == det_event ? (DrDet *)l : NULL; }
 
+/* A running (or ended, not retired) thread's clock by DrThread id. */
+static const DrVC *clock_of_tid(const DrDet *d, int tid, uint32_t *slot) {
+  if (tid < 0 || tid >= d->ntids || !d->tids[tid].slot1) return NULL;
+  *slot = d->tids[tid].slot1 - 1;
+  const DrDetThread *t = &d->threads[*slot];
+  return t->live && !t->retired && t->tid == (uint32_t)tid ? &t->C : NULL;
+}
+
 bool dr_reg_det_clock(DrListener *l, int tid, DrBuf *out) {
   DrDet *d = as_det(l);
   if (!d || !d->ops->vector_clocks || tid < 0) return false;
-  const DrVC *C = tid < d->nthreads && d->threads[tid].live ? &d->threads[tid].C : NULL;
+  uint32_t slot;
+  const DrVC *C = clock_of_tid(d, tid, &slot);
   bool any = false;
   for (uint32_t u = 0; C && u < C->n; u++)
     if (C->c[u]) {
-      dr_buf_printf(out, "%sT%u:%u", any ? " " : "", u, C->c[u]);
+      uint32_t rel, who = dr_det_slot_tid(d, u, C->c[u], &rel);
+      dr_buf_printf(out, "%sT%u:%u", any ? " " : "", who, rel);
       any = true;
     }
   if (!any) dr_buf_append_str(out, "(no clock yet)");
@@ -696,9 +757,10 @@ bool dr_reg_det_explain(DrListener *l, DrVM *vm, DrObj *obj, DrClass *cls, int32
     dr_buf_append_str(out, "no access to it has been seen yet: nothing to be ordered with");
     return true;
   }
-  const DrVC *C = tid < d->nthreads && d->threads[tid].live ? &d->threads[tid].C : NULL;
+  uint32_t slot = UINT32_MAX;
+  const DrVC *C = clock_of_tid(d, tid, &slot);
   DrVC none = {0};
-  d->ops->explain(d, (const char *)DR_SHADOW_SLOTS(sh) + d->ops->slot_size * (size_t)index, C ? C : &none,
+  d->ops->explain(d, (const char *)DR_SHADOW_SLOTS(sh) + d->ops->slot_size * (size_t)index, C ? C : &none, slot,
                   (uint32_t)tid, write, out);
   return true;
 }

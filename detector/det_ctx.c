@@ -67,7 +67,7 @@ static bool frame_shown(const DrFrame *f) {
 uint32_t dr_det_ctx(DrDet *d, const DrEvent *e) {
   if (d->ctx_override) return d->ctx_override;
   const DrThread *th = e->thread;
-  DrDetThread *t = dr_det_thread(d, (uint32_t)th->id);
+  DrDetThread *t = dr_det_thread_of(d, th);
   /* the leaf is the innermost bytecode frame, as dr_event_at chose it */
   int leaf = th->nframes - 1;
   while (leaf >= 0 && ((th->frames[leaf].method->flags & DR_M_NATIVE) || !th->frames[leaf].ip)) leaf--;

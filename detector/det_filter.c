@@ -40,7 +40,7 @@ static void apply(DrDet *d, uint32_t tid, DrShadow *sh, DrLoc *loc, DrEvent *e, 
 static void filter_flush(void *self, DrThread *owner, DrObj *o, const DrLocalRec *rec) {
   DrDet *d = self;
   if (d->disabled) return;
-  uint32_t tid = (uint32_t)owner->id;
+  uint32_t tid = dr_det_slot(d, owner);
   DrDetThread *t = dr_det_thread(d, tid);
   /* the owner's clock and locks as they were (its clock only grew since) */
   uint32_t now = dr_vc_get(&t->C, tid), held = t->lockset;

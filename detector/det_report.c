@@ -73,7 +73,7 @@ static void thread_block(DrDet *d, uint32_t tid, DrBuf *b) {
   dr_buf_printf(b, "Thread %s (%s) %s\n", thread_name(d, tid, nb, sizeof nb),
                 thread_ended(d, tid) ? "finished" : "running", tid == 0 ? "is the main thread." : "created at:");
   if (tid == 0) return;
-  dr_det_ctx_stack(d, (int)tid < d->nthreads ? d->threads[tid].created_ctx : 0, b);
+  dr_det_ctx_stack(d, (int)tid < d->ntids ? d->tids[tid].created_ctx : 0, b);
 }
 
 static bool key_seen(DrDet *d, const char *key) {
@@ -139,6 +139,13 @@ static void explain(DrDet *d, DrWhy why, const DrAccess *cur, const DrAccess *pr
 void dr_det_race(DrDet *d, const DrLoc *loc, const DrEvent *e, DrAccess cur, DrAccess prev, DrWhy why,
                  uint32_t seen) {
   (void)e;
+  /* slots and their clocks to threads and theirs, as counted without
+   * accordion clocks (dr_det_slot_tid) */
+  uint32_t prev_clock = prev.clock;
+  cur.tid = dr_det_slot_tid(d, cur.tid, cur.clock, &cur.clock);
+  prev.tid = dr_det_slot_tid(d, prev.tid, prev_clock, &prev.clock);
+  uint32_t prev_base = prev_clock - prev.clock;
+  seen = seen > prev_base ? seen - prev_base : 0;
   dr_det_mark_raced(d, loc);
   DrBuf field = {0}, key = {0}, pos_cur = {0}, pos_prev = {0}, meth = {0};
   dr_det_loc_field_name(loc, &field);

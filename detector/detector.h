@@ -19,6 +19,8 @@
 
 /* --filter's values, 1 + their index in the option's words */
 enum { DR_FILTER_NONE = 1, DR_FILTER_TRADE = 2 };
+/* --clocks's values, likewise (0: the default, accordion) */
+enum { DR_CLOCKS_ACCORDION = 1, DR_CLOCKS_GROW = 2 };
 
 typedef struct {
   const char *name;          /* a name of the registry (registry.c) */
@@ -29,6 +31,7 @@ typedef struct {
   const char *potential_path;/* hybrid, wcp: --potential-races FILE, or NULL */
   bool relaxed;              /* wcp: without rule (a), with a lockset test (wcp.c) */
   int filter;                /* DR_FILTER_*: 0 when not given */
+  int clocks;                /* DR_CLOCKS_*: 0 when not given */
   const char *replay_cmd;    /* the command that reruns this run, for reports */
   uint64_t seed;
 } DrDetectorOptions;

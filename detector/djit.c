@@ -69,6 +69,13 @@ static void vc_slot_free(DrDet *d, void *slot) {
   s->R = s->W = NULL;
 }
 
+static uint32_t vc_slot_forget(DrDet *d, void *slot, const DrVC *floor, const uint8_t *dead, uint8_t *still) {
+  (void)d;
+  VcSlot *s = slot;
+  return (s->R ? dr_det_forget_cvc(s->R, floor, dead, still) : 0) +
+         (s->W ? dr_det_forget_cvc(s->W, floor, dead, still) : 0);
+}
+
 static void vc_stats(DrDet *d, FILE *out) {
   for (int i = 0; i < VC__RULES; i++)
     fprintf(out, "  %-26s %12llu\n", vc_rule_names[i], (unsigned long long)d->rule[i]);
@@ -82,6 +89,7 @@ const DrDetOps dr_djit_ops = {
     .stop_at_race = true,
     .access = djit_access,
     .slot_free = vc_slot_free,
+    .slot_forget = vc_slot_forget,
     .print_stats = vc_stats,
 };
 
@@ -93,5 +101,6 @@ const DrDetOps dr_basicvc_ops = {
     .stop_at_race = true,
     .access = basicvc_access,
     .slot_free = vc_slot_free,
+    .slot_forget = vc_slot_forget,
     .print_stats = vc_stats,
 };

@@ -161,41 +161,66 @@ void dr_ft_print_stats(DrDet *d, FILE *out) {
 }
 
 /* One earlier access, against C: "the last write was at 3@T1, and T2 has
- * seen T1 up to 2: not ordered". */
-static bool explain_epoch(DrBuf *out, const char *what, DrEpoch e, const DrVC *C, uint32_t tid) {
+ * seen T1 up to 2: not ordered".  Threads by id and clocks as they count
+ * them, not by slot (dr_det_slot_tid). */
+static bool explain_epoch(DrDet *d, DrBuf *out, const char *what, DrEpoch e, const DrVC *C, uint32_t slot,
+                          uint32_t who) {
   uint32_t u = dr_epoch_tid(e), clock = dr_epoch_clock(e), seen = dr_vc_get(C, u);
-  bool ordered = u == tid || clock <= seen;
-  if (u == tid)
-    dr_buf_printf(out, "the last %s was T%u's own (at %u@T%u): ordered by program order", what, u, clock, u);
+  bool ordered = u == slot || clock <= seen;
+  uint32_t rel, by = dr_det_slot_tid(d, u, clock, &rel), base = clock - rel;
+  if (u == slot)
+    dr_buf_printf(out, "the last %s was T%u's own (at %u@T%u): ordered by program order", what, by, rel, by);
   else
-    dr_buf_printf(out, "the last %s was at %u@T%u, and T%u has seen T%u up to %u: %s", what, clock, u, tid, u, seen,
-                  ordered ? "ordered (happens-before)" : "NOT ordered");
+    dr_buf_printf(out, "the last %s was at %u@T%u, and T%u has seen T%u up to %u: %s", what, rel, by, who, by,
+                  seen > base ? seen - base : 0, ordered ? "ordered (happens-before)" : "NOT ordered");
   return ordered;
 }
 
-static void ft_explain(DrDet *d, const void *slot, const DrVC *C, uint32_t tid, bool write, DrBuf *out) {
-  (void)d;
+static void ft_explain(DrDet *d, const void *slot, const DrVC *C, uint32_t tid, uint32_t who, bool write,
+                       DrBuf *out) {
   const FtSlot *s = slot;
   bool ok = true;
   if (s->W == 0 && s->R == 0) {
     dr_buf_append_str(out, "no access to it has been seen yet: nothing to be ordered with");
     return;
   }
-  if (s->W) ok = explain_epoch(out, "write", s->W, C, tid) && ok;
+  if (s->W) ok = explain_epoch(d, out, "write", s->W, C, tid, who) && ok;
   else dr_buf_append_str(out, "no write yet");
   if (write && r_shared(s)) {
     const DrCtxVC *rv = r_vc(s);
     for (uint32_t u = 0; u < rv->vc.n; u++) {
       if (!rv->vc.c[u]) continue;
       dr_buf_append_str(out, "; ");
-      ok = explain_epoch(out, "read", DR_EPOCH(u, rv->vc.c[u]), C, tid) && ok;
+      ok = explain_epoch(d, out, "read", DR_EPOCH(u, rv->vc.c[u]), C, tid, who) && ok;
     }
   } else if (write && s->R) {
     dr_buf_append_str(out, "; ");
-    ok = explain_epoch(out, "read", s->R, C, tid) && ok;
+    ok = explain_epoch(d, out, "read", s->R, C, tid, who) && ok;
   }
-  dr_buf_printf(out, ". A %s by T%u now %s", write ? "write" : "read", tid,
+  dr_buf_printf(out, ". A %s by T%u now %s", write ? "write" : "read", who,
                 ok ? "is ordered after them: no race" : "would race");
+}
+
+/* Accordion clocks: W_x, R_x (an epoch or its clock vector's entries)
+ * and Rlast. */
+static uint32_t ft_slot_forget(DrDet *d, void *slot, const DrVC *floor, const uint8_t *dead, uint8_t *still) {
+  (void)d;
+  FtSlot *s = slot;
+  uint32_t n = 0;
+  if (dr_det_forget_epoch(&s->W, floor, dead, still)) {
+    s->wctx = 0;
+    n++;
+  }
+  if (r_shared(s)) {
+    n += dr_det_forget_cvc(r_vc(s), floor, dead, still);
+  } else if (dr_det_forget_epoch(&s->R, floor, dead, still)) {
+    s->rctx = 0;
+    n++;
+  }
+  /* only the inline check's memo: a slot's next holder counts on from
+   * past it, so it could not match; cleared all the same */
+  if (s->Rlast && dead[dr_epoch_tid(s->Rlast)]) s->Rlast = DR_EPOCH_NONE;
+  return n;
 }
 
 const DrDetOps dr_ft_ops = {
@@ -216,5 +241,6 @@ const DrDetOps dr_ft_ops = {
     .stop_at_race = true,
     .access = ft_access,
     .slot_free = dr_ft_slot_free,
+    .slot_forget = ft_slot_forget,
     .print_stats = dr_ft_print_stats,
 };

@@ -46,7 +46,10 @@ static const DrDetOps *const all_ops[] = {
   X("relaxed", NULL, DR_OPT_FLAG, OFF(relaxed), NULL, "wcp", true,                                          \
     "predict also behind critical sections that touch the same data (drops WCP's rule (a); a steered run confirms)") \
   X("filter", "WHICH", DR_OPT_CHOICE, OFF(filter), "none|trade", "ft djit basicvc eraser hybrid", true,         \
-    "trade: accesses to objects only one thread can reach skip the detector (TRaDe), same races")
+    "trade: accesses to objects only one thread can reach skip the detector (TRaDe), same races")             \
+  X("clocks", "WHICH", DR_OPT_CHOICE, OFF(clocks), "accordion|grow", "ft djit basicvc", true,                   \
+    "accordion (default): an ended thread's clock slot goes to a new thread once no location refers to it "   \
+    "(TRaDe), same races; grow: one slot per thread ever started")
 
 static const DrOptSpec options[] = {
 #define DR_DET_OPTION(name, arg, kind, off, what, applies, rerun, help) {{name, arg, help, applies, rerun}, kind, off, 0, 0, what},

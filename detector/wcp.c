@@ -301,7 +301,7 @@ static DrVC **init_clock(DrDet *d, int id) {
 }
 
 static void wcp_sync(DrDet *d, uint32_t tid, const DrEvent *e) {
-  uint32_t u = e->other ? (uint32_t)e->other->id : 0;
+  uint32_t u = e->other ? dr_det_slot(d, e->other) : 0;
   wth(d, u > tid ? u : tid); /* both threads' state first: making one may move the other */
   switch (e->kind) {
   case DR_EV_ACQUIRE:

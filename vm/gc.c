@@ -251,6 +251,7 @@ void dr_gc_collect(DrVM *vm) {
     }
   }
   vm->bytes_allocated = live;
+  if (vm->shadow_gc_end) vm->shadow_gc_end(vm->shadow_ctx);
   /* what stays outside the heap counts as live, or it would start the
    * next collection at once */
   size_t keep = live + vm->gc_extra;

@@ -282,7 +282,7 @@ have_shadow:;
   const uint32_t *c;
   memcpy(&n, v + vm->fast.vec_len_off, sizeof n);
   memcpy(&c, v + vm->fast.vec_off, sizeof c);
-  if ((uint32_t)th->id >= n || c[th->id] != (uint32_t)th->fast_epoch) return false;
+  if (th->fast_slot >= n || c[th->fast_slot] != (uint32_t)th->fast_epoch) return false;
   vm->fast.hits[2]++;
   return true;
 }

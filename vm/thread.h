@@ -92,6 +92,10 @@ typedef struct DrThread {
   /* the word a listener publishes for the inline same-epoch check
    * (vm.h's DrFastCheck); DR_FAST_NONE matches no location */
   uint64_t fast_epoch;
+  /* its entry's index in the listener's clock vectors (the read-shared
+   * check's c[fast_slot]): not its id once ended threads' entries are
+   * reused (accordion clocks) */
+  uint32_t fast_slot;
 } DrThread;
 
 #define DR_FAST_NONE UINT64_MAX

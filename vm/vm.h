@@ -121,7 +121,7 @@ typedef struct {
   uint32_t read_off, write_off; /* in a slot, the uint64_t a read (a write) is compared with */
   /* A slot word (at shared_off) with this bit set (0: none) points to a clock vector, a
    * uint32_t array (its address at vec_off, its length at vec_len_off)
-   * indexed by thread id: a read is a no-op when the thread's entry
+   * indexed by the thread's fast_slot: a read is a no-op when the thread's entry
    * equals the low 32 bits of its fast_epoch (FastTrack's read-shared
    * same epoch). */
   uint64_t shared_bit;
@@ -211,6 +211,9 @@ typedef struct DrVM {
   /* Frees an object's detector state (DrObj.shadow) when the GC frees
    * the object; set by whoever attaches shadows. */
   void (*shadow_free)(void *ctx, DrObj *o);
+  /* After each collection, once the dead objects' shadows are gone: where
+   * a detector looks over what is left (accordion clocks).  May be NULL. */
+  void (*shadow_gc_end)(void *ctx);
   void *shadow_ctx;
   unsigned sched_points;   /* the scheduler's DR_SP_* */
   bool hooks;              /* listeners or extra points: the interpreter's hooked dispatch */

@@ -1,18 +1,22 @@
 #!/usr/bin/env python3
-"""The topological filter's differential test: --filter trade changes nothing a user sees.
+"""TRaDe's differential test: --filter trade and accordion clocks change nothing a user sees.
 
     python3 tests/filter/check.py --drvm ./drvm [--seeds N] [--jobs J] [files...]
 
 Every program of tests/races, tests/threads, tests/filter and lang-examples
 (or the FILES given) runs under each detector the filter applies to (ft,
 djit, basicvc, eraser, hybrid), with seeds 1..N (default 3) under the
-native and the random scheduler, once without and once with
-`--filter trade`.  The two runs must agree exactly: the same exit status,
-the same standard output and the same standard error -- every race report
-with both accesses' stacks, the summary, the race ids of `--report json`
--- except the rerun command, which names the filter.  A run with the
-filter must also say (--stats) that it filtered something on at least
-one program, so the test cannot pass with the filter switched off.
+native and the random scheduler: once plainly (`--clocks grow` for the
+detectors accordion clocks apply to: ft, djit, basicvc) and once with
+each of TRaDe's ideas, `--filter trade`, accordion clocks (their
+default), and both.  Every variant must agree exactly with the plain run:
+the same exit status, the same standard output and the same standard
+error -- every race report with both accesses' stacks, the threads and
+clocks named in its explanation, the summary, the race ids of
+`--report json` -- except the rerun command, which names the options.
+The variants must also say (--stats) that the filter filtered something
+and that some clock slot was reused, on at least one program each, so the
+test cannot pass with either switched off.
 
 Exit status 0 when every pair agrees, 1 otherwise.  Python 3 only.
 """
@@ -29,7 +33,19 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DETECTORS = ("ft", "djit", "basicvc", "eraser", "hybrid")
+ACCORDION = ("ft", "djit", "basicvc")
 SCHEDS = ("native", "random")
+# (name, options): the plain run's options come first
+VARIANTS = {"plain": [], "filter": ["--filter", "trade"], "accordion": ["--clocks", "accordion"],
+            "both": ["--filter", "trade", "--clocks", "accordion"]}
+
+
+def variants(det):
+    return ("filter", "accordion", "both") if det in ACCORDION else ("filter",)
+
+
+def plain_options(det):
+    return ["--clocks", "grow"] if det in ACCORDION else []
 
 
 def programs(args):
@@ -41,31 +57,32 @@ def programs(args):
     return out
 
 
-def run(drvm, prog, det, sched, seed, filt, tmp):
-    report = os.path.join(tmp, "r-%s-%s-%d-%s.json" % (det, sched, seed, filt))
+def stat(err, name):
+    m = re.search(name + r"\s+(\d+)", err)
+    return int(m.group(1)) if m else 0
+
+
+def run(drvm, prog, det, sched, seed, variant, tmp):
+    report = os.path.join(tmp, "r-%s-%s-%d-%s-%s.json" % (det, sched, seed, variant, os.path.basename(prog)))
+    opts = VARIANTS[variant] if variant != "plain" else plain_options(det)
     cmd = [drvm, "run", "--detector", det, "--sched", sched, "--seed", str(seed), "--max-steps", "20000000",
-           "--report", "json=" + report]
-    if filt:
-        cmd += ["--filter", "trade", "--stats"]
-    cmd += [prog]
+           "--report", "json=" + report] + opts + ["--stats", prog]
     p = subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True, timeout=300)
     err = p.stderr.decode("utf-8", "replace")
-    stats = None
-    if filt:
-        m = re.search(r"accesses filtered\s+(\d+)", err)
-        stats = int(m.group(1)) if m else None
-        # drop the --stats block (its header and its indented lines) for the comparison
-        kept, skipping = [], False
-        for line in err.split("\n"):
-            if line == "drvm: %s statistics" % det:
-                skipping = True
-                continue
-            if skipping and line.startswith("  "):
-                continue
-            skipping = False
-            kept.append(line)
-        err = "\n".join(kept)
-    err = err.replace(" --filter trade", "")
+    stats = (stat(err, "accesses filtered"), stat(err, "clock slots reused"))
+    # drop the --stats block (its header and its indented lines) for the comparison
+    kept, skipping = [], False
+    for line in err.split("\n"):
+        if line == "drvm: %s statistics" % det:
+            skipping = True
+            continue
+        if skipping and line.startswith("  "):
+            continue
+        skipping = False
+        kept.append(line)
+    err = "\n".join(kept)
+    for o in (" --filter trade", " --clocks accordion", " --clocks grow"):
+        err = err.replace(o, "")
     ids = []
     if os.path.exists(report):
         try:
@@ -78,19 +95,25 @@ def run(drvm, prog, det, sched, seed, filt, tmp):
 
 
 def check(drvm, prog, det, sched, seed, tmp):
-    a = run(drvm, prog, det, sched, seed, False, tmp)
-    b = run(drvm, prog, det, sched, seed, True, tmp)
+    a = run(drvm, prog, det, sched, seed, "plain", tmp)
     what = "%s --detector %s --sched %s --seed %d" % (os.path.relpath(prog, ROOT), det, sched, seed)
-    problems = []
-    if a[0] != b[0]:
-        problems.append("%s: exit %d without the filter, %d with it" % (what, a[0], b[0]))
-    if a[1] != b[1]:
-        problems.append("%s: standard output differs" % what)
-    if a[3] != b[3]:
-        problems.append("%s: race ids differ: %s / %s" % (what, a[3], b[3]))
-    elif a[2] != b[2]:
-        problems.append("%s: standard error differs" % what)
-    return problems, b[4] or 0, len(a[3])
+    problems, filtered, reused = [], 0, 0
+    for v in variants(det):
+        b = run(drvm, prog, det, sched, seed, v, tmp)
+        w = "%s (%s)" % (what, " ".join(VARIANTS[v]))
+        if a[0] != b[0]:
+            problems.append("%s: exit %d plainly, %d with it" % (w, a[0], b[0]))
+        if a[1] != b[1]:
+            problems.append("%s: standard output differs" % w)
+        if a[3] != b[3]:
+            problems.append("%s: race ids differ: %s / %s" % (w, a[3], b[3]))
+        elif a[2] != b[2]:
+            problems.append("%s: standard error differs" % w)
+        if v != "accordion":
+            filtered += b[4][0]
+        if v != "filter":
+            reused += b[4][1]
+    return problems, filtered, reused, len(a[3]), len(variants(det))
 
 
 def main():
@@ -102,19 +125,24 @@ def main():
     args = ap.parse_args()
     progs = programs(args)
     jobs = [(p, d, s, seed) for p in progs for d in DETECTORS for s in SCHEDS for seed in range(1, args.seeds + 1)]
-    problems, filtered, races = [], 0, 0
+    problems, filtered, reused, races, pairs = [], 0, 0, 0, 0
     with tempfile.TemporaryDirectory() as tmp, concurrent.futures.ThreadPoolExecutor(args.jobs) as ex:
-        for probs, f, n in ex.map(lambda j: check(args.drvm, j[0], j[1], j[2], j[3], tmp), jobs):
+        for probs, f, r, n, k in ex.map(lambda j: check(args.drvm, j[0], j[1], j[2], j[3], tmp), jobs):
             problems += probs
             filtered += f
+            reused += r
             races += n
+            pairs += k
     for p in problems:
         print("FAIL " + p)
-    print("filter: %d programs x %d detectors x %d schedulers x %d seeds = %d run pairs; %d races reported; "
-          "%d accesses filtered; %d differences"
-          % (len(progs), len(DETECTORS), len(SCHEDS), args.seeds, len(jobs), races, filtered, len(problems)))
+    print("trade: %d programs x %d detectors x %d schedulers x %d seeds: %d run pairs (filter, accordion clocks, "
+          "both); %d races reported; %d accesses filtered; %d clock slots reused; %d differences"
+          % (len(progs), len(DETECTORS), len(SCHEDS), args.seeds, pairs, races, filtered, reused, len(problems)))
     if filtered == 0:
         print("FAIL the filter filtered no access at all: is it switched on?")
+        return 1
+    if reused == 0:
+        print("FAIL no clock slot was ever reused: are accordion clocks switched on?")
         return 1
     return 1 if problems else 0
 
