@@ -39,18 +39,21 @@ not inflated by other processes competing for the CPU), least of RUNS kept:
     compares CPU time per step, the step count coming from `drvm -v`).
     Skipped with a note when the nohooks binary is missing;
   * detectors: the FastTrack paper's table.  Every program runs under
-    --detector none, empty, ft, ft with --filter trade (TRaDe's
-    topological filter: column ft/trade, and its peak memory, trade MB),
-    djit, basicvc, eraser, hybrid and wcp, in
+    --detector none, empty, ft (drvm's default: accordion clocks), ft/grow
+    (--clocks grow: neither of TRaDe's ideas), ft/trade (the topological
+    filter alone), ft/both (filter and accordion clocks; its peak memory,
+    both MB), djit, basicvc, eraser, hybrid and wcp, in
     --detector-runs rounds (default 2), least CPU time kept; it prints each
     detector's slowdown over none, the peak RSS under none and ft and their
     ratio, a geometric-mean row, and whether the goals are met (issue 17):
-    ft, and ft with the filter, at most 1.5x slower than none on the
+    ft, and ft/both, at most 1.5x slower than none on the
     multi-threaded programs (geometric mean) and none of them above 2.5x,
     at most 1.05x on the single-threaded ones, ft at most 2.0x none's
     memory (geometric mean), ft faster than djit and basicvc (the paper:
-    2.3x and 10x); and TRaDe's comparison: how much of ft's time and
-    memory the filter saves.  A program
+    2.3x and 10x); and TRaDe's comparison: how much of ft/grow's time
+    each idea saves, and ft/both's memory over ft's.  Then memory as
+    threads keep starting (the paper's Figure 4), with and without
+    accordion clocks.  A program
     longer than 1.5 x --detector-budget CPU seconds under none (default 0.3)
     runs only its first budget's worth of steps (--max-steps; the same N for
     every detector);
@@ -91,12 +94,15 @@ MAIN_THREADS = "4"
 # Every drvm run that measures the VM itself disables race detection (ft is the default).
 NO_DETECTOR = ["--detector", "none"]
 # The detector table: the detectors in the order of the FastTrack paper's table, hybrid last;
-# each column a label and its options (ft/trade: TRaDe's topological filter on).
+# each column a label and its options.  TRaDe's two ideas: ft is drvm's default (accordion clocks,
+# no filter); ft/grow without either, ft/trade with the topological filter alone, ft/both with both.
 DETECTOR_VARIANTS = (
     ("none", ["--detector", "none"]),
     ("empty", ["--detector", "empty"]),
     ("ft", ["--detector", "ft"]),
-    ("ft/trade", ["--detector", "ft", "--filter", "trade"]),
+    ("ft/grow", ["--detector", "ft", "--clocks", "grow"]),
+    ("ft/trade", ["--detector", "ft", "--filter", "trade", "--clocks", "grow"]),
+    ("ft/both", ["--detector", "ft", "--filter", "trade"]),
     ("djit", ["--detector", "djit"]),
     ("basicvc", ["--detector", "basicvc"]),
     ("eraser", ["--detector", "eraser"]),
@@ -618,7 +624,7 @@ def detector_table(drvm, programs, args):
             if mark:
                 racy.add(d)
             cells.append("%.2f%s" % (x, mark))
-        ft, tr = DETECTORS.index("ft"), DETECTORS.index("ft/trade")
+        ft, tr = DETECTORS.index("ft"), DETECTORS.index("ft/both")
         ratio = peak[ft] / peak[0]
         mem_none.append(peak[0])
         mem_ft.append(peak[ft])
@@ -628,7 +634,7 @@ def detector_table(drvm, programs, args):
         cells += ["%.1f" % (peak[0] / 1024.0), "%.1f" % (peak[ft] / 1024.0), "%.1f" % (peak[tr] / 1024.0),
                   "%.2f" % ratio, limit[1] if cut else "all"]
         rows.append(tuple(cells))
-    headers = ["program", "thr", "none s"] + det_cols + ["none MB", "ft MB", "trade MB", "ft/none", "steps"]
+    headers = ["program", "thr", "none s"] + det_cols + ["none MB", "ft MB", "both MB", "ft/none", "steps"]
     if slow["ft"]:
         rows.append(tuple(["geomean", "", "%.3f" % geomean([float(r[2]) for r in rows if r[2] != "-"])]
                           + ["%.2f" % geomean(slow[d]) for d in det_cols]
@@ -649,7 +655,7 @@ def detector_table(drvm, programs, args):
     def part(d, threaded):
         return [x for x, k in zip(slow[d], kind) if k == threaded]
 
-    for d in ("ft", "ft/trade"):
+    for d in ("ft", "ft/both"):
         mt, st = part(d, True), part(d, False)
         if mt:
             print("  goal: %-8s at most 1.5x over none on the multi-threaded programs (geomean): %.2fx  %s"
@@ -661,11 +667,13 @@ def detector_table(drvm, programs, args):
                   % (d, geomean(st), verdict(round(geomean(st), 2) <= 1.05)))
     print("  goal: ft peak memory at most 2.0x none's (geomean):  %.2fx  %s"
           % (gmem, verdict(round(gmem, 2) <= 2.0)))
-    saved = [1.0 - (t - 1.0) / (f - 1.0) for t, f, k in zip(slow["ft/trade"], slow["ft"], kind) if k and f > 1.2]
-    print("  TRaDe's comparison: the filter's time over ft's, geomean %.2f; detector time saved where ft costs "
-          "over 20%% (multi-threaded): %s; peak memory ft/trade over ft %.2f (geomean)"
-          % (g["ft/trade"] / g["ft"], ("%.0f%% (mean)" % (100.0 * sum(saved) / len(saved))) if saved else "-",
-             geomean([a / b for a, b in zip(mem_trade, mem_ft)])))
+    # TRaDe's comparison: each idea against ft with neither (ft/grow)
+    for d, what in (("ft/trade", "the filter"), ("ft", "accordion clocks"), ("ft/both", "both")):
+        saved = [1.0 - (t - 1.0) / (f - 1.0) for t, f, k in zip(slow[d], slow["ft/grow"], kind) if k and f > 1.2]
+        print("  TRaDe's comparison, %-16s: time over ft/grow's, geomean %.2f; detector time saved where "
+              "ft/grow costs over 20%% (multi-threaded): %s"
+              % (what, g[d] / g["ft/grow"], ("%.0f%% (mean)" % (100.0 * sum(saved) / len(saved))) if saved else "-"))
+    print("  peak memory ft/both over ft: %.2f (geomean)" % geomean([a / b for a, b in zip(mem_trade, mem_ft)]))
     for other, paper in (("djit", 2.3), ("basicvc", 10.0)):
         sp = g[other] / g["ft"]
         print("  goal: ft faster than %-7s (paper: %4.1fx):          %.2fx  %s (paper's factor %s)"
@@ -683,15 +691,16 @@ MANY_THREADS = os.path.join(os.path.dirname(BENCH_DIR), "filter", "many_threads.
 
 def threads_memory(drvm, args):
     """Memory as threads keep starting (TRaDe's Figure 4): tests/filter/many_threads.dl starts and joins N
-    threads one after another; peak RSS under none, ft and ft with the filter, for growing N."""
+    threads one after another; peak RSS and CPU seconds under none, ft with accordion clocks (the default)
+    and without them (--clocks grow), for growing N: with them memory levels off."""
     print("Memory as threads keep starting (TRaDe's Figure 4): %s N, peak RSS in MB"
           % os.path.relpath(MANY_THREADS, os.path.dirname(os.path.dirname(BENCH_DIR))))
     rows, problems = [], 0
-    for n in (2500, 5000, 10000, 20000, 40000):
+    for n in (2500, 5000, 10000, 20000, 40000, 80000):
         cells = [str(n)]
         peaks = []
         for label, opts in (("none", ["--detector", "none"]), ("ft", ["--detector", "ft"]),
-                            ("ft/trade", ["--detector", "ft", "--filter", "trade"])):
+                            ("ft/grow", ["--detector", "ft", "--clocks", "grow"])):
             r = run_measured([drvm, "run"] + opts + [MANY_THREADS, "--", str(n)], args.timeout)
             if r.code != 0 or r.timed_out:
                 problems += 1
@@ -703,7 +712,7 @@ def threads_memory(drvm, args):
             cells += ["%.1f" % (r.maxrss_kib / 1024.0), "%.2f" % r.cpu]
         cells.append("%.2f" % (peaks[1] / peaks[0]) if peaks[0] and peaks[1] else "-")
         rows.append(tuple(cells))
-    print_table(["threads", "none MB", "none s", "ft MB", "ft s", "trade MB", "trade s", "ft/none"], rows)
+    print_table(["threads", "none MB", "none s", "ft MB", "ft s", "grow MB", "grow s", "ft/none"], rows)
     ten = [r for r in rows if r[0] == "10000"]
     if ten and ten[0][-1] != "-":
         x = float(ten[0][-1])
