@@ -49,6 +49,11 @@ typedef struct {
   const uint32_t **chain_ip;
   uint32_t *chain_node;
   int nchain, chain_cap;
+  /* the chain node of the caller frames at the last context, valid while
+   * the thread's pushes and nframes are these (vm/thread.h) */
+  uint64_t memo_pushes;
+  int memo_nframes;
+  uint32_t memo_parent;
   /* direct-mapped cache of leaf contexts by (method, pc): most accesses
    * repeat a position with the same callers and locks */
   struct DrLeafCache {

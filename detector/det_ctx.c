@@ -64,13 +64,9 @@ static bool frame_shown(const DrFrame *f) {
   return f->ip && !(f->method->flags & DR_M_NATIVE) && !(f->method->owner->flags & DR_CLS_BUILTIN);
 }
 
-uint32_t dr_det_ctx(DrDet *d, const DrEvent *e) {
-  if (d->ctx_override) return d->ctx_override;
-  const DrThread *th = e->thread;
-  DrDetThread *t = dr_det_thread_of(d, th);
-  /* the leaf is the innermost bytecode frame, as dr_event_at chose it */
-  int leaf = th->nframes - 1;
-  while (leaf >= 0 && ((th->frames[leaf].method->flags & DR_M_NATIVE) || !th->frames[leaf].ip)) leaf--;
+/* The chain node of th's caller frames (those below the leaf), walked
+ * and interned as far as they changed since the last walk. */
+static uint32_t caller_chain(DrDet *d, DrDetThread *t, const DrThread *th, int leaf) {
   uint32_t parent = 0;
   int i = 0;
   for (; i < leaf && i < t->nchain; i++) {
@@ -94,6 +90,26 @@ uint32_t dr_det_ctx(DrDet *d, const DrEvent *e) {
     t->chain_ip[t->nchain] = f->ip;
     t->chain_node[t->nchain] = parent;
     t->nchain++;
+  }
+  return parent;
+}
+
+uint32_t dr_det_ctx(DrDet *d, const DrEvent *e) {
+  if (d->ctx_override) return d->ctx_override;
+  const DrThread *th = e->thread;
+  DrDetThread *t = dr_det_thread_of(d, th);
+  uint32_t parent;
+  if (th->pushes == t->memo_pushes && th->nframes == t->memo_nframes) {
+    /* no frame pushed and as many as then: the same caller frames */
+    parent = t->memo_parent;
+  } else {
+    /* the leaf is the innermost bytecode frame, as dr_event_at chose it */
+    int leaf = th->nframes - 1;
+    while (leaf >= 0 && ((th->frames[leaf].method->flags & DR_M_NATIVE) || !th->frames[leaf].ip)) leaf--;
+    parent = caller_chain(d, t, th, leaf);
+    t->memo_pushes = th->pushes;
+    t->memo_nframes = th->nframes;
+    t->memo_parent = parent;
   }
   if (!t->leaf_cache) {
     t->leaf_cache = dr_xcalloc(DR_LEAF_CACHE, sizeof *t->leaf_cache);

@@ -47,7 +47,7 @@ static DrValue *frame_top(const DrFrame *fr) {
 static DrFrame *push_frame(DrVM *vm, DrThread *th, DrMethod *m, DrValue *regs) {
   size_t need = (m->flags & DR_M_NATIVE) ? (size_t)m->nparams : (size_t)m->nregs;
   if (!dr_thread_reserve(vm, th, &regs, need)) return NULL;
-  DrFrame *f = &th->frames[th->nframes++];
+  DrFrame *f = dr_frame_push(th);
   f->method = m;
   f->regs = regs;
   f->ip = m->code;
@@ -1173,7 +1173,7 @@ run_op:
         LOAD();
       }
       for (uint32_t i = 0; i < argc; i++) nr[i] = R[argv[i]];
-      DrFrame *nf = &th->frames[th->nframes++];
+      DrFrame *nf = dr_frame_push(th);
       nf->method = callee;
       nf->ip = NULL;
       nf->regs = nr;
@@ -1211,7 +1211,7 @@ run_op:
     for (uint32_t i = 0; i < argc; i++) nr[i] = R[argv[i]];
     memset(nr + argc, 0, sizeof(DrValue) * (size_t)(callee->nregs - (int)argc));
     uint32_t dst = A1;
-    fr = &th->frames[th->nframes++];
+    fr = dr_frame_push(th);
     fr->method = callee;
     fr->regs = nr;
     fr->ip = callee->code;
@@ -1463,7 +1463,7 @@ handle_exception:
       if (!dr_thread_reserve(vm, th, &regs, (size_t)h->nregs)) goto thread_over;
       memset(regs, 0, sizeof(DrValue) * (size_t)h->nregs);
       regs[0].ref = e;
-      fr = &th->frames[th->nframes++];
+      fr = dr_frame_push(th);
       fr->method = h;
       fr->regs = regs;
       fr->ip = h->code;
@@ -1478,6 +1478,7 @@ handle_exception:
               e->cls->name, dr_thread_name(vm, th, buf, sizeof buf));
     }
     th->nframes = 1;
+    th->pushes++;
     goto thread_over;
   }
 

@@ -60,6 +60,10 @@ typedef struct DrThread {
   size_t stack_slots;
   DrFrame *frames;
   int nframes, frames_cap;
+  /* frames pushed so far (dr_frame_push): while it and nframes stay the
+   * same, so do the caller frames -- a listener may keep what it derived
+   * from them (the detectors' access contexts) */
+  uint64_t pushes;
 
   /* what it waits for */
   DrObj *monitor;          /* BLOCKED / WAITING: the monitor's object */
@@ -99,5 +103,11 @@ typedef struct DrThread {
 } DrThread;
 
 #define DR_FAST_NONE UINT64_MAX
+
+/* A new top frame (room reserved by the caller): every push goes here. */
+static inline DrFrame *dr_frame_push(DrThread *th) {
+  th->pushes++;
+  return &th->frames[th->nframes++];
+}
 
 #endif

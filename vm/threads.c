@@ -391,7 +391,7 @@ static bool thread_start(DrVM *vm, DrValue *args, DrValue *ret) {
   t->jthread = jt;
   DrValue *regs = t->stack;
   if (!dr_thread_reserve(vm, t, &regs, (size_t)run->nregs)) return false;
-  DrFrame *f = &t->frames[t->nframes++];
+  DrFrame *f = dr_frame_push(t);
   f->method = run;
   f->ip = run->code;
   f->regs = regs;

@@ -1008,7 +1008,12 @@ static void test_detector_new(DrCheck *t) {
                  (l->events & DR_EV_BIT(DR_EV_INIT)) && (l->events & DR_EV_BIT(DR_EV_WAKE)));
     CHECK(t, vm.shadow_free != NULL && vm.shadow_ctx == l);
     DrDet *d = (DrDet *)l;
-    CHECK(t, d->nthreads >= 1 && dr_vc_get(&d->threads[0].C, 0) == 1); /* C_0(0) = 1 */
+    /* a thread takes its clock slot when first heard of: main the first */
+    DrThread mth;
+    memset(&mth, 0, sizeof mth);
+    CHECK(t, dr_det_slot(d, &mth) == 0 && d->nthreads == 1 && d->threads[0].tid == 0);
+    CHECK(t, dr_vc_get(&d->threads[0].C, 0) == 1); /* C_0(0) = 1 */
+    CHECK(t, mth.fast_slot == 0 && mth.fast_epoch == DR_EPOCH(0, 1)); /* published for the inline check */
     FILE *null = fopen("/dev/null", "w");
     if (null) vm.err_file = null;
     l->finish(l, &vm);
