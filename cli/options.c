@@ -324,6 +324,7 @@ int dr_ro_parse(DrRunOpts *o, int argc, char **argv) {
 
 void dr_ro_vm_config(const DrRunOpts *o, DrvmConfig *c) {
   c->max_heap = (size_t)dr_ro_num(o, DR_RO_MAX_HEAP);
+  c->max_memory = (size_t)dr_ro_num(o, DR_RO_MAX_MEMORY);
   c->max_steps = dr_ro_num(o, DR_RO_MAX_STEPS);
   c->spurious_wakeups = dr_ro_given(o, DR_RO_SPURIOUS);
   c->libs = (const char *const *)o->val[DR_RO_LIB].v;

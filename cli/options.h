@@ -146,6 +146,9 @@ enum {
     "at the end, print the scheduler, steps and the seed")                                                             \
   X(MAX_HEAP, "--max-heap", NULL, "SIZE", DR_TO_LIMIT, NULL, DR_VAL(DR_V_SIZE), DR_RR_NO, 0,                           \
     "heap limit, e.g. 64m or 2g (default 2g); beyond it allocation throws OutOfMemoryError")                           \
+  X(MAX_MEMORY, "--max-memory", NULL, "SIZE", DR_TO_LIMIT, NULL, DR_VAL(DR_V_SIZE), DR_RR_NO, 0,                       \
+    "limit on all the VM holds: the heap, the detector's clocks and shadows, threads' stacks (default 4g); "         \
+    "past it the run ends (exit status 70)")                                                                           \
   X(MAX_STEPS, "--max-steps", NULL, "N", DR_TO_LIMIT, NULL, DR_VAL(DR_V_COUNT), DR_RR_NO, 0,                           \
     "stop a runaway program after N steps, branches and calls (exit status 5)")                                        \
   X(ALL, "--all", NULL, NULL, DR_TO_DISASM, NULL, DR_VAL(DR_V_FLAG), DR_RR_NO, 0, "include drvm's built-in library")  \

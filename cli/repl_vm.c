@@ -70,6 +70,7 @@ static ReplVM *vm_new(const Repl *r, bool diags, char *err, size_t errsize) {
   DrvmConfig cfg;
   drvm_config_init(&cfg);
   cfg.max_heap = (size_t)dr_ro_num(&r->o, DR_RO_MAX_HEAP);
+  cfg.max_memory = (size_t)dr_ro_num(&r->o, DR_RO_MAX_MEMORY);
   cfg.max_steps = dr_ro_num(&r->o, DR_RO_MAX_STEPS);
   cfg.seed = r->seed;
   cfg.spurious_wakeups = dr_ro_given(&r->o, DR_RO_SPURIOUS);

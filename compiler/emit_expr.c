@@ -234,6 +234,7 @@ DrOpcode em_field_op(const DrFieldSym *f, bool write) {
     if (is_static) return write ? DR_OP_PUTSTATIC_V : DR_OP_GETSTATIC_V;
     return write ? DR_OP_PUTFIELD_V : DR_OP_GETFIELD_V;
   }
+  if (is_static && !write && (f->mods & DR_MOD_FINAL)) return DR_OP_GETSTATIC_F;
   if (is_static) return write ? DR_OP_PUTSTATIC : DR_OP_GETSTATIC;
   return write ? DR_OP_PUTFIELD : DR_OP_GETFIELD;
 }

@@ -562,6 +562,9 @@ static void print_stats(DrDet *d) {
 
 static void det_free(DrDet *d) {
   DrVM *vm = d->vm;
+  /* what it still counts goes with it, whatever the frees below subtract */
+  d->mem.total = NULL;
+  vm->ext_bytes -= d->mem.bytes < vm->ext_bytes ? d->mem.bytes : vm->ext_bytes;
   if (d->filter) dr_esc_enable(vm, NULL);
   if (d->ops->fast) {
     vm->fast.on = false;
@@ -659,6 +662,7 @@ DrListener *dr_detector_new(DrVM *vm, const DrDetectorOptions *o, DrDetectorResu
   }
   DrDet *d = dr_xcalloc(1, sizeof *d);
   d->vm = vm;
+  d->mem.total = &vm->ext_bytes; /* counts toward --max-memory */
   d->ops = ops;
   d->opt = *o;
   d->result = result;

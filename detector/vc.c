@@ -6,10 +6,14 @@
 
 void dr_mem_add(DrDetMem *m, size_t n) {
   m->bytes += n;
+  if (m->total) *m->total += n;
   if (m->bytes > m->peak) m->peak = m->bytes;
 }
 
-void dr_mem_sub(DrDetMem *m, size_t n) { m->bytes -= n; }
+void dr_mem_sub(DrDetMem *m, size_t n) {
+  m->bytes -= n;
+  if (m->total) *m->total -= n;
+}
 
 static void vc_reserve(DrVC *v, uint32_t n, DrDetMem *m) {
   if (n <= v->cap) return;

@@ -25,6 +25,7 @@ static inline uint32_t dr_epoch_clock(DrEpoch e) { return (uint32_t)e; }
 typedef struct {
   size_t bytes, peak;
   uint64_t vcs_allocated;
+  size_t *total;           /* the VM's memory outside its heap (vm->ext_bytes), kept in step */
 } DrDetMem;
 
 void dr_mem_add(DrDetMem *m, size_t n);

@@ -121,6 +121,7 @@ typedef enum {
   X(STEP_LIMIT, 5, "the step limit was reached")                              \
   X(REPLAY_DIVERGED, 6, "a replayed recording does not fit the run")          \
   X(RACES, 66, "the detector found data races (the program ended normally)") \
+  X(MEMORY_LIMIT, 70, "the VM's memory passed max_memory (heap, detector, threads), or none was left") \
   X(INTERRUPTED, 130, "a signal ended the run (drvm_stop; drvm run exits 128 + the signal)")
 
 typedef enum {
@@ -140,6 +141,7 @@ enum {
   DRVM_EXIT_STEPS = 5,
   DRVM_EXIT_REPLAY = 6,
   DRVM_EXIT_RACES = 66,
+  DRVM_EXIT_MEMORY = 70,       /* max_memory reached, or the system had no memory left */
   DRVM_EXIT_INTERRUPTED = 130, /* drvm_stop; `drvm run` gives 128 + the signal */
 };
 
@@ -156,6 +158,10 @@ typedef void (*DrvmWriteFn)(void *user, const char *text, size_t len);
 
 typedef struct {
   size_t max_heap;          /* bytes; beyond it allocation throws OutOfMemoryError (0: 2 GiB) */
+  /* bytes of all the VM holds -- the heap, the race detector's clocks and
+   * shadows, threads' stacks, the filter's records -- beyond which the run
+   * ends (DRVM_OUTCOME_MEMORY_LIMIT; 0: 4 GiB) */
+  size_t max_memory;
   uint64_t max_steps;       /* stop a runaway program after this many steps (0: never) */
   uint64_t seed;            /* of new Random() in the program, and the scheduler's default seed */
   bool spurious_wakeups;    /* wait() may return without notify, as Java allows */

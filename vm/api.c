@@ -96,6 +96,7 @@ DrVM *drvm_new(const DrvmConfig *c, char *err, size_t errsize) {
   DrApi *a = vm->api;
   dr_diag_init(&a->diags);
   if (c->max_heap) vm->max_heap = c->max_heap;
+  if (c->max_memory) vm->max_memory = c->max_memory;
   vm->max_steps = c->max_steps;
   a->seed = c->seed;
   a->spurious = a->spurious_given = c->spurious_wakeups;

@@ -83,6 +83,7 @@ static DrClass *named_class(DrVM *vm, const uint32_t *ip) {
   switch (ip[0]) {
   case DR_OP_NEW:
   case DR_OP_GETSTATIC:
+  case DR_OP_GETSTATIC_F:
   case DR_OP_GETSTATIC_V: return vm->classes[ip[2]];
   case DR_OP_PUTSTATIC:
   case DR_OP_PUTSTATIC_V: return vm->classes[ip[1]];

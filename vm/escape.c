@@ -33,6 +33,7 @@ void dr_esc_free(DrVM *vm, DrObj *o) {
   DrLocalRec *r = o->local;
   if (!r) return;
   vm->esc_stats.record_bytes -= rec_bytes(r->nslots);
+  vm->ext_bytes -= rec_bytes(r->nslots);
   free(r);
   o->local = NULL;
 }
@@ -62,6 +63,7 @@ void dr_esc_note(DrVM *vm, DrThread *th, DrObj *o, int32_t slot, bool write, DrM
     r->lockset = th->esc_lockset;
     o->local = r;
     vm->esc_stats.record_bytes += rec_bytes(n);
+    vm->ext_bytes += rec_bytes(n);
     if (vm->esc_stats.record_bytes > vm->esc_stats.record_peak) vm->esc_stats.record_peak = vm->esc_stats.record_bytes;
   }
   if ((uint32_t)slot >= r->nslots) return;

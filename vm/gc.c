@@ -263,6 +263,15 @@ void dr_gc_collect(DrVM *vm) {
   vm->gc_running = false;
 }
 
+/* The heap's limit: --max-heap, or less when what the VM holds outside
+ * the heap leaves less than that of --max-memory (the program then gets
+ * its OutOfMemoryError, as from the heap limit).  0: none. */
+static size_t heap_limit(const DrVM *vm) {
+  if (!vm->max_memory) return vm->max_heap;
+  size_t room = vm->max_memory > vm->ext_bytes ? vm->max_memory - vm->ext_bytes : 1;
+  return vm->max_heap && vm->max_heap < room ? vm->max_heap : room;
+}
+
 void *dr_gc_alloc(DrVM *vm, DrClass *cls, size_t size) {
   ASSERT(!vm->in_listener, "a listener allocated a GC object (listeners may only read)");
 #ifdef DR_GC_STRESS
@@ -272,14 +281,16 @@ void *dr_gc_alloc(DrVM *vm, DrClass *cls, size_t size) {
 #endif
   /* before the exception classes are loaded (the program's string
    * constants) nothing could be thrown: the limit applies from there on */
-  if (vm->max_heap && vm->bytes_allocated + size > vm->max_heap && vm->known[DR_WK_OUT_OF_MEMORY]) {
+  size_t limit = heap_limit(vm);
+  if (limit && vm->bytes_allocated + size > limit && vm->known[DR_WK_OUT_OF_MEMORY]) {
     dr_gc_collect(vm);
-    if (vm->bytes_allocated + size > vm->max_heap) {
+    if (vm->bytes_allocated + size > heap_limit(vm)) {
       /* The error object itself is small; let it past the limit once. */
-      size_t saved = vm->max_heap;
-      vm->max_heap = 0;
+      size_t saved = vm->max_heap, saved_memory = vm->max_memory;
+      vm->max_heap = vm->max_memory = 0;
       dr_throw(vm, DR_WK_OUT_OF_MEMORY, "Java heap space");
       vm->max_heap = saved;
+      vm->max_memory = saved_memory;
       return NULL;
     }
   }

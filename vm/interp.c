@@ -186,7 +186,24 @@ void dr_halt(DrVM *vm, int status, int outcome) {
   vm->halt_outcome = outcome;
 }
 
+/* All the VM holds passed --max-memory: the run ends as a clear error,
+ * with what it held (a detector's state can outgrow the program's). */
+static void memory_limit_reached(DrVM *vm) {
+  dr_flush_output(vm);
+  double mb = 1024.0 * 1024.0;
+  fprintf(vm->err_file,
+          "drvm: out of memory: the VM holds %.1f MB (heap %.1f MB; outside it %.1f MB: the race detector's "
+          "clocks and shadows, threads' stacks), past --max-memory %.1f MB\n",
+          (double)(vm->bytes_allocated + vm->ext_bytes) / mb, (double)vm->bytes_allocated / mb,
+          (double)vm->ext_bytes / mb, (double)vm->max_memory / mb);
+  dr_halt(vm, DR_EXIT_MEMORY, DRVM_OUTCOME_MEMORY_LIMIT);
+}
+
 bool dr_stop_check(DrVM *vm) {
+  if (DR_UNLIKELY(vm->max_memory && vm->bytes_allocated + vm->ext_bytes > vm->max_memory)) {
+    if (!vm->halting) memory_limit_reached(vm);
+    return true;
+  }
   if (!atomic_load_explicit(&vm->stop_request, memory_order_relaxed)) return false;
   if (!vm->halting) dr_halt(vm, DR_EXIT_INTERRUPTED, DRVM_OUTCOME_INTERRUPTED);
   return true;
@@ -1006,6 +1023,16 @@ run_op:
     NEXT(4);
   }
   CASE(GETSTATIC_Q) {
+    R[A1] = vm->classes[A2]->statics[A3];
+    NEXT(4);
+  }
+  CASE(GETSTATIC_F) {
+    DrClass *c = vm->classes[A2];
+    ENSURE_INIT(c, DR_OP_GETSTATIC_F_Q);
+    R[A1] = c->statics[A3];
+    NEXT(4);
+  }
+  CASE(GETSTATIC_F_Q) {
     R[A1] = vm->classes[A2]->statics[A3];
     NEXT(4);
   }

@@ -27,6 +27,11 @@ const char *const dr_thread_state_names[DR_TS__COUNT] = {
 #undef DR_TS_NAME
 };
 
+/* What a thread's stacks hold (in vm->ext_bytes). */
+static size_t stack_bytes(const DrThread *t) {
+  return sizeof(DrValue) * t->stack_slots + sizeof(DrFrame) * (size_t)t->frames_cap;
+}
+
 DrThread *dr_thread_new(DrVM *vm) {
   DrThread *t = dr_xcalloc(1, sizeof *t);
   t->id = vm->nall_threads;
@@ -39,6 +44,7 @@ DrThread *dr_thread_new(DrVM *vm) {
   t->stack = dr_xcalloc(t->stack_slots, sizeof(DrValue));
   t->frames_cap = DR_FRAMES_INITIAL;
   t->frames = dr_xcalloc((size_t)t->frames_cap, sizeof(DrFrame));
+  vm->ext_bytes += sizeof *t + stack_bytes(t);
   DR_PUSH(vm->all_threads, vm->nall_threads, vm->all_threads_cap, t);
   DR_PUSH(vm->threads, vm->nthreads, vm->threads_cap, t);
   return t;
@@ -49,6 +55,7 @@ bool dr_thread_reserve(DrVM *vm, DrThread *t, DrValue **regs, size_t need) {
     if (t->frames_cap >= DR_FRAMES_MAX) return dr_throw(vm, DR_WK_STACK_OVERFLOW, NULL);
     int cap = t->frames_cap * 2 > DR_FRAMES_MAX ? DR_FRAMES_MAX : t->frames_cap * 2;
     t->frames = dr_xrealloc(t->frames, sizeof(DrFrame) * (size_t)cap);
+    vm->ext_bytes += sizeof(DrFrame) * (size_t)(cap - t->frames_cap);
     t->frames_cap = cap;
   }
   size_t off = (size_t)(*regs - t->stack);
@@ -61,6 +68,7 @@ bool dr_thread_reserve(DrVM *vm, DrThread *t, DrValue **regs, size_t need) {
     DrValue *stack = dr_xrealloc(old, sizeof(DrValue) * cap);
     memset(stack + t->stack_slots, 0, sizeof(DrValue) * (cap - t->stack_slots));
     for (int i = 0; i < t->nframes; i++) t->frames[i].regs = stack + (t->frames[i].regs - old);
+    vm->ext_bytes += sizeof(DrValue) * (cap - t->stack_slots);
     t->stack = stack;
     t->stack_slots = cap;
     *regs = stack + off;
@@ -143,6 +151,7 @@ void dr_thread_end(DrVM *vm, DrThread *t) {
   }
   if (vm->listeners) dr_emit_event(vm, &ev);
   t->nframes = 0;
+  vm->ext_bytes -= stack_bytes(t);
   free(t->stack);
   free(t->frames);
   free(t->held);

@@ -16,6 +16,7 @@ void dr_vm_init(DrVM *vm) {
   memset(vm, 0, sizeof(*vm));
   vm->next_gc = 4 * 1024 * 1024;
   vm->max_heap = (size_t)2 * 1024 * 1024 * 1024;
+  vm->max_memory = (size_t)4 * 1024 * 1024 * 1024;
   vm->source_name = "prog.dl";
   vm->out_file = stdout;
   vm->err_file = stderr;
@@ -360,6 +361,7 @@ void dr_vm_reset(DrVM *vm) {
   vm->nstrings = s->nstrings;
   memcpy(vm->lib_str_ids, s->lib_str_ids, sizeof vm->lib_str_ids);
   vm->bytes_allocated = s->bytes_allocated;
+  vm->ext_bytes = 0; /* the threads and the listeners are gone */
   vm->next_gc = s->next_gc;
   vm->nroots = vm->ngray = 0;
   vm->out.len = 0;

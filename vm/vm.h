@@ -32,6 +32,7 @@ enum {
   DR_EXIT_REPLAY = DRVM_EXIT_REPLAY,
   DR_EXIT_RACES = DRVM_EXIT_RACES,
   DR_EXIT_INTERRUPTED = DRVM_EXIT_INTERRUPTED,
+  DR_EXIT_MEMORY = DRVM_EXIT_MEMORY,
 };
 
 /* Classes the VM itself needs to know; found by name after loading.
@@ -154,6 +155,11 @@ typedef struct DrVM {
    * it counts toward the next collection as Lua's external memory does */
   size_t gc_extra;
   size_t max_heap;
+  /* all the VM holds: the heap, plus what is outside it (ext_bytes: the
+   * listeners' state as they count it, threads' stacks, the filter's
+   * records); checked at every stop check (dr_stop_check) */
+  size_t max_memory;
+  size_t ext_bytes;
   DrObj **gray;
   int ngray, gray_cap;
   DrObj **roots;           /* temporary roots held by C code */

@@ -242,8 +242,79 @@ static void args_and_rerun(Check *t) {
   sinks_free(&s);
 }
 
+/* max_memory: the detector's state counts (issue 18, item 4).  Two
+ * threads write every element of a big array under djit, whose clocks
+ * per element outgrow the heap; the run ends with MEMORY_LIMIT, its
+ * output so far written.  The heap itself past max_memory is the
+ * program's OutOfMemoryError, as past max_heap. */
+static void memory_limit(Check *t) {
+  const char *src = "public class Big {\n"
+                    "  static int[] a = new int[200000];\n"
+                    "  static class W extends Thread { public void run() {\n"
+                    "    for (int r = 0; r < 3; r++) for (int i = 0; i < a.length; i++) a[i] += r; } }\n"
+                    "  public static void main(String[] args) throws InterruptedException {\n"
+                    "    System.out.println(\"started\");\n"
+                    "    Thread x = new W(), y = new W(); x.start(); x.join(); y.start(); y.join();\n"
+                    "    System.out.println(\"done\");\n"
+                    "  }\n"
+                    "}\n";
+  for (int limited = 0; limited < 2; limited++) {
+    Sinks s = {0};
+    DrvmConfig cfg;
+    drvm_config_init(&cfg);
+    cfg.seed = 1;
+    cfg.max_memory = limited ? (size_t)8 << 20 : 0;
+    cfg.write_out = sink_out;
+    cfg.write_err = sink_err;
+    cfg.write_user = &s;
+    char err[256];
+    DrVM *vm = drvm_new(&cfg, err, sizeof err);
+    CHECK(t, vm != NULL);
+    if (!vm) return;
+    CHECK(t, drvm_compile_string(vm, "Big.dl", src, strlen(src)));
+    CHECK(t, drvm_set_detector(vm, "djit", NULL));
+    DrvmResult r;
+    int st = drvm_run(vm, 0, NULL, &r);
+    if (limited) {
+      CHECK(t, st == 70 && r.outcome == DRVM_OUTCOME_MEMORY_LIMIT && r.exit_status == DRVM_EXIT_MEMORY);
+      CHECK_STR(t, out_text(&s.out), "started\n");
+      CHECK_HAS(t, out_text(&s.err), "drvm: out of memory: the VM holds");
+      CHECK_STR(t, drvm_outcome_word(r.outcome), "MEMORY_LIMIT");
+    } else {
+      CHECK(t, st == 0 && r.outcome == DRVM_OUTCOME_NORMAL); /* the default, 4 GiB, is far */
+      CHECK_STR(t, out_text(&s.out), "started\ndone\n");
+    }
+    drvm_free(vm);
+    sinks_free(&s);
+  }
+  /* the heap past max_memory: OutOfMemoryError in the program */
+  const char *hog = "public class Hog {\n"
+                    "  public static void main(String[] args) {\n"
+                    "    long[][] keep = new long[64][];\n"
+                    "    try { for (int i = 0; i < 64; i++) keep[i] = new long[1 << 17]; }\n"
+                    "    catch (OutOfMemoryError e) { keep = null; System.out.println(\"caught \" + e.getMessage()); }\n"
+                    "  }\n"
+                    "}\n";
+  Sinks s = {0};
+  DrvmConfig cfg;
+  drvm_config_init(&cfg);
+  cfg.max_memory = (size_t)16 << 20;
+  cfg.write_out = sink_out;
+  cfg.write_err = sink_err;
+  cfg.write_user = &s;
+  char err[256];
+  DrVM *vm = drvm_new(&cfg, err, sizeof err);
+  CHECK(t, vm && drvm_compile_string(vm, "Hog.dl", hog, strlen(hog)));
+  DrvmResult r;
+  CHECK(t, vm && drvm_run(vm, 0, NULL, &r) == 0 && r.outcome == DRVM_OUTCOME_NORMAL);
+  CHECK_STR(t, out_text(&s.out), "caught Java heap space\n");
+  if (vm) drvm_free(vm);
+  sinks_free(&s);
+}
+
 int main(void) {
   Check t = {0};
+  memory_limit(&t);
   normal(&t);
   exception(&t);
   exits(&t);

@@ -192,6 +192,42 @@ def detector_stats():
     check("--stats: no filter counters without --filter", rc == 0 and stat(err, "accesses filtered") is None)
 
 
+def accordion_and_finals():
+    many = "tests/filter/many_threads.dl"
+    rc, out, err = drvm("run", "--stats", many, "--", "2000")
+    n, slots = stat(err, "clock slots reused"), re.search(r"clock slots reused +\d+  \((\d+) slots in all", err)
+    check("--stats: accordion clocks reuse ended threads' slots (ft's default)",
+          rc == 0 and n is not None and n >= 1000 and slots and int(slots.group(1)) < 1000, err[-600:])
+    rc, out, err = drvm("run", "--clocks", "grow", "--stats", many, "--", "2000")
+    check("--stats: --clocks grow reuses no slot", rc == 0 and stat(err, "clock slots reused") is None, err[-400:])
+    rc, out, err = drvm("run", "--detector", "hybrid", "--stats", many, "--", "200")
+    check("--stats: hybrid has no accordion clocks", rc == 0 and stat(err, "clock slots reused") is None)
+    # a static final field's read is no access (its one write happens-before every use): not in the trace
+    with tempfile.TemporaryDirectory() as tmp:
+        prog, trace = os.path.join(tmp, "SF.dl"), os.path.join(tmp, "sf.trace")
+        with open(prog, "w") as f:
+            f.write("public class SF {\n  static final int[] table = {1, 2, 3};\n  static int plain = 4;\n"
+                    "  public static void main(String[] a) { System.out.println(table[1] + plain); }\n}\n")
+        rc, out, err = drvm("run", "--trace=" + trace, prog)
+        text = open(trace).read() if os.path.exists(trace) else ""
+        check("trace: no read of a static final field, its array's element and other statics read",
+              rc == 0 and out == "6\n" and "rd   int[]#1[1]" in text and "rd   SF.plain" in text
+              and "rd   SF.table" not in text, text[-600:])
+
+
+def memory_limit():
+    # issue 18, item 4: --max-memory covers the detector's state; the heap past it is OutOfMemoryError
+    rc, out, err = drvm("run", "--detector", "djit", "--max-memory", "5m", "tests/bench/sor.dl", "--", "4")
+    check("--max-memory: the detector's clocks count; exit 70 and a clear message",
+          rc == 70 and err.startswith("drvm: out of memory: the VM holds ") and "past --max-memory 5.0 MB" in err,
+          "exit %d, %r" % (rc, err[:300]))
+    rc, out, err = drvm("run", "--max-memory", "8m", "tests/bench/sparsematmult.dl", "--", "4")
+    check("--max-memory: the heap past it is the program's OutOfMemoryError",
+          rc == 1 and "java.lang.OutOfMemoryError: Java heap space" in err, "exit %d, %r" % (rc, err[:300]))
+    rc, out, err = drvm("run", "--max-memory", "0", "tests/filter/many_threads.dl")
+    check("--max-memory 0 is a usage error", rc == 2 and "--max-memory" in err, err)
+
+
 def sched_report():
     rep = os.path.join(TMP, "sched.json")
     rc, _, _ = drvm("run", "--seed", "1", "--detector", "none", "--sched-report", rep, LOST)
@@ -333,6 +369,8 @@ def main():
     lines_after_a_run()
     sched_report()
     detector_stats()
+    accordion_and_finals()
+    memory_limit()
     helps()
     hunt_children()
     stopped_runs()
