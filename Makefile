@@ -133,7 +133,27 @@ asan: $(FFI_TEST_LIB)
 	ASAN_OPTIONS=detect_leaks=1 python3 tests/repl/run.py --drvm ./drvm-asan
 	ASAN_OPTIONS=detect_leaks=1 python3 tests/repl/tty_test.py --drvm ./drvm-asan
 	ASAN_OPTIONS=detect_leaks=1 python3 tests/timeline/check.py --drvm ./drvm-asan
+	$(MAKE) asan-clang
 	$(MAKE) tsan
+
+# clang's sanitizers check what gcc's do not (a null pointer plus an
+# offset, issue 18): the unit tests and the language, thread and race
+# programs once more under a clang build (.ci/run installs clang).
+CLANG := $(shell command -v clang 2>/dev/null)
+asan-clang:
+ifeq ($(CLANG),)
+	@echo "make asan: clang is not installed: its sanitizers did not run"
+else
+	$(MAKE) CC=$(CLANG) BUILD=build-clang-asan OPT="-O1 -g -DDR_DEBUG -fsanitize=address,undefined \
+	  -fsanitize=pointer-overflow,nullability -fno-omit-frame-pointer -fno-sanitize-recover=all" \
+	  LDFLAGS="-fsanitize=address,undefined" build-clang-asan/drvm $(patsubst $(BUILD)/%,build-clang-asan/%,$(UNIT_BINS))
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 python3 tests/runner.py \
+	  --drvm build-clang-asan/drvm --no-jdk $(addprefix --unit ,$(patsubst $(BUILD)/%,build-clang-asan/%,$(UNIT_BINS))) \
+	  tests/lang tests/threads tests/ffi
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 python3 tests/runner.py \
+	  --drvm build-clang-asan/drvm --no-jdk --seeds 2 tests/races
+	ASAN_OPTIONS=detect_leaks=1 python3 tests/filter/check.py --drvm build-clang-asan/drvm --seeds 1
+endif
 
 # ThreadSanitizer over the one place drvm uses a second thread: the REPL's
 # copies for going back (cli/repl_stage.c).
@@ -217,5 +237,5 @@ demo: drvm
 clean:
 	rm -rf build build-asan build-tsan build-fuzz build-libfuzzer build-nohooks build-stress build-switch drvm drvm-asan libdrvm.a libdrvm.so
 
-.PHONY: all test unit api stress asan tsan bench demo clean fuzz fuzz-smoke fuzz-bins
+.PHONY: all test unit api stress asan asan-clang tsan bench demo clean fuzz fuzz-smoke fuzz-bins
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
