@@ -48,6 +48,16 @@ static int pin(Em *E, int r, DrExpr **later, int n) {
 
 static int pin1(Em *E, int r, DrExpr *later) { return pin(E, r, &later, later ? 1 : 0); }
 
+/* The last of es[0..n) that may assign a local, or -1: only the operands
+ * before it can need pinning, and only it and those between can clobber
+ * them (a call with thousands of arguments would otherwise scan all the
+ * later ones for each). */
+static int last_writer(DrExpr **es, int n) {
+  for (int i = n - 1; i >= 0; i--)
+    if (writes_reg(es[i], -1)) return i;
+  return -1;
+}
+
 /* Whether e may be evaluated straight into a local's register: it writes
  * its destination once, last, and nothing after that can throw. */
 static bool direct_ok(const DrExpr *e) {
@@ -164,9 +174,10 @@ int em_invoke(Em *E, DrOpcode op, DrMethodSym *ms, int dst, const int *args, int
 
 /* Evaluates es[0..n) into regs, pinning locals later operands assign. */
 static void operands(Em *E, DrExpr **es, int n, int *regs) {
+  int last = last_writer(es, n);
   for (int i = 0; i < n; i++) {
     regs[i] = em_expr(E, es[i], EM_ANY);
-    regs[i] = pin(E, regs[i], es + i + 1, n - i - 1);
+    if (i < last) regs[i] = pin(E, regs[i], es + i + 1, last - i);
   }
 }
 
@@ -435,9 +446,10 @@ static int concat(Em *E, DrExpr *e, int dst) {
   concat_collect(E, e, &list, &n, &cap);
   int *regs = dr_xcalloc((size_t)n, sizeof(int));
   int *kinds = dr_xcalloc((size_t)n, sizeof(int));
+  int last = last_writer(list, n);
   for (int i = 0; i < n; i++) {
     regs[i] = concat_operand(E, list[i], &kinds[i]);
-    regs[i] = pin(E, regs[i], list + i + 1, n - i - 1);
+    if (i < last) regs[i] = pin(E, regs[i], list + i + 1, last - i);
   }
   int r = strcat_regs(E, dst == EM_DISCARD ? EM_ANY : dst, regs, kinds, n, e->pos.line);
   free(list);

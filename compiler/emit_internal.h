@@ -42,6 +42,14 @@ typedef struct {
   int ngaps, gaps_cap;
 } EmCtx;
 
+/* An open scope's local: its entry of vars, and the entry for the same
+ * register it hides until the scope closes (inlined finally code declares
+ * its locals once per copy). */
+typedef struct {
+  int var;
+  int hides;
+} EmOpenVar;
+
 typedef struct {
   DrVM *vm;
   DrArena *arena;
@@ -79,8 +87,10 @@ typedef struct {
   int nctx, ctx_cap;
   DrLocalVar *vars;      /* locals for debuggers; start UINT32_MAX: not assigned yet */
   int nvars, vars_cap;
-  int *open_vars;        /* entries of vars whose scope is open, innermost last */
+  EmOpenVar *open_vars;  /* entries of vars whose scope is open, innermost last */
   int nopen_vars, open_vars_cap;
+  int *reg_var;          /* per register: its innermost open entry of vars, or -1 */
+  int reg_var_cap;
 } Em;
 
 /* emit.c */
