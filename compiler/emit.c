@@ -370,13 +370,15 @@ static void initializers(Em *E, DrClassSym *k, bool statics) {
   }
 }
 
+/* this(...) or super(...): its arguments as any call's (a later one may
+ * assign an earlier one's local), however many there are. */
 static void gen_ctor_call(Em *E, DrMethodSym *ctor, DrExpr **args, int nargs) {
-  int regs[256];
+  int *regs = dr_xmalloc(sizeof(int) * (size_t)(nargs + 1));
   regs[0] = 0;
-  int n = 1;
-  for (int i = 0; i < nargs && n < 256; i++) regs[n++] = em_expr(E, args[i], EM_ANY);
-  em_invoke(E, DR_OP_INVOKESPECIAL, ctor, EM_DISCARD, regs, n);
-  for (int i = 1; i < n; i++) em_free(E, regs[i]);
+  em_operands(E, args, nargs, regs + 1);
+  em_invoke(E, DR_OP_INVOKESPECIAL, ctor, EM_DISCARD, regs, nargs + 1);
+  for (int i = 1; i <= nargs; i++) em_free(E, regs[i]);
+  free(regs);
 }
 
 static void gen_body(Em *E, DrClassSym *k, DrMethodSym *ms) {

@@ -172,8 +172,7 @@ int em_invoke(Em *E, DrOpcode op, DrMethodSym *ms, int dst, const int *args, int
   return finish(E, r, dst);
 }
 
-/* Evaluates es[0..n) into regs, pinning locals later operands assign. */
-static void operands(Em *E, DrExpr **es, int n, int *regs) {
+void em_operands(Em *E, DrExpr **es, int n, int *regs) {
   int last = last_writer(es, n);
   for (int i = 0; i < n; i++) {
     regs[i] = em_expr(E, es[i], EM_ANY);
@@ -191,7 +190,7 @@ static int call(Em *E, DrExpr *e, int dst) {
     regs[0] = pin(E, regs[0], e->args, e->nargs);
     k = 1;
   }
-  operands(E, e->args, e->nargs, regs + k);
+  em_operands(E, e->args, e->nargs, regs + k);
   DrOpcode op = e->call_kind == DR_CALL_STATIC      ? DR_OP_INVOKESTATIC
                 : e->call_kind == DR_CALL_SPECIAL   ? DR_OP_INVOKESPECIAL
                 : e->call_kind == DR_CALL_INTERFACE ? DR_OP_INVOKEINTERFACE
@@ -209,7 +208,7 @@ static int new_object(Em *E, DrExpr *e, int dst) {
   int *regs = dr_xcalloc((size_t)n + 1, sizeof(int));
   if (ctor->owner == E->c_string && E->m_value_of_chars) {
     /* new String(char[]) copies the chars, as String.valueOf(char[]) does */
-    operands(E, e->args, e->nargs, regs);
+    em_operands(E, e->args, e->nargs, regs);
     for (int i = 0; i < e->nargs; i++) em_free(E, regs[i]);
     em_line(E, e->pos.line);
     int r = em_invoke(E, DR_OP_INVOKESTATIC, E->m_value_of_chars, dst, regs, e->nargs);
@@ -220,7 +219,7 @@ static int new_object(Em *E, DrExpr *e, int dst) {
   em_line(E, e->pos.line);
   em_op(E, DR_OP_NEW, 2, obj, ctor->owner->rt->id);
   regs[0] = obj;
-  operands(E, e->args, e->nargs, regs + 1);
+  em_operands(E, e->args, e->nargs, regs + 1);
   for (int i = 1; i < n; i++) em_free(E, regs[i]);
   em_line(E, e->pos.line);
   em_invoke(E, DR_OP_INVOKESPECIAL, ctor, EM_DISCARD, regs, n);
@@ -306,7 +305,7 @@ static int new_array(Em *E, DrExpr *e, int dst) {
     return finish(E, r, dst);
   }
   int *regs = dr_xcalloc((size_t)e->nargs + 1, sizeof(int));
-  operands(E, e->args, e->nargs, regs);
+  em_operands(E, e->args, e->nargs, regs);
   for (int i = 0; i < e->nargs; i++) em_free(E, regs[i]);
   int r = result_reg(E, dst, e->type);
   int cls = em_class_rt(E, e->type)->id;

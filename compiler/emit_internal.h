@@ -154,6 +154,9 @@ DrOpcode em_field_op(const DrFieldSym *f, bool write);
 void em_sync_body(Em *E, int lock, DrStmt *body, int line);
 /* Jumps to target if e evaluates to jump_if, else falls through. */
 void em_cond(Em *E, DrExpr *e, bool jump_if, EmLabel *target);
+/* Evaluates es[0..n) into regs, left to right, copying a local's value
+ * first if a later operand assigns that local ("pinning"). */
+void em_operands(Em *E, DrExpr **es, int n, int *regs);
 /* Calls method m: dst as em_expr, args[0..n) registers (receiver first). */
 int em_invoke(Em *E, DrOpcode op, DrMethodSym *m, int dst, const int *args, int nargs);
 void em_array_init(Em *E, DrExpr *init, int dst);
