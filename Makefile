@@ -230,6 +230,7 @@ bench: drvm drvm-nohooks
 	python3 tests/bench/repl.py --drvm ./drvm
 	python3 tests/bench/explore.py --drvm ./drvm
 	python3 tests/bench/timeline.py --drvm ./drvm
+	python3 tests/bench/compile.py --drvm ./drvm
 
 demo: drvm
 	./drvm run lang-examples/life.dl

@@ -46,6 +46,21 @@ void *dr_arena_alloc(DrArena *a, size_t size) {
   return p;
 }
 
+DrArenaMark dr_arena_mark(const DrArena *a) {
+  DrArenaMark m = {a->head, a->head ? a->head->used : 0, a->total};
+  return m;
+}
+
+void dr_arena_release(DrArena *a, DrArenaMark m) {
+  while (a->head != m.head) {
+    DrArenaBlock *b = a->head;
+    a->head = b->next;
+    free(b);
+  }
+  if (a->head) a->head->used = m.used;
+  a->total = m.total;
+}
+
 char *dr_arena_strndup(DrArena *a, const char *s, size_t n) {
   char *d = dr_arena_alloc(a, n + 1);
   memcpy(d, s, n);

@@ -50,12 +50,6 @@ static const char *method_where(DrChecker *c) {
   return dr_arena_printf(c->arena, "%s %s", m->is_ctor ? "constructor" : "method", chk_method_sig(c, m));
 }
 
-DrLocalSym *chk_find_local(DrChecker *c, const char *name) {
-  for (int i = c->nscope - 1; i >= c->cur.scope_base; i--)
-    if (strcmp(c->scope[i]->name, name) == 0) return c->scope[i];
-  return NULL;
-}
-
 static DrLocalSym *add_local(DrChecker *c, const char *name, DrType *type, DrPos pos, bool is_final) {
   DrChkLocal *l = dr_arena_alloc(c->arena, sizeof(DrChkLocal));
   l->sym.name = name;
@@ -77,7 +71,7 @@ DrLocalSym *chk_declare_local(DrChecker *c, const char *name, DrType *type, DrPo
     chk_error(c, pos, "variable %s is already defined in %s", name, method_where(c));
   DrLocalSym *l = add_local(c, name, type, pos, is_final);
   chk_local(l)->blank_final = is_final && blank;
-  DR_ARENA_PUSH(c->arena, c->scope, c->nscope, c->scope_cap, l);
+  chk_scope_push(c, l);
   return l;
 }
 
@@ -119,8 +113,7 @@ static DrClassSym *declare_class(DrChecker *c, DrClassDecl *d, DrClassSym *outer
     DrMember *mem = &d->members[i];
     if (mem->kind != M_CLASS || !mem->nested) continue;
     DrClassDecl *nd = mem->nested;
-    bool dup = false;
-    for (int j = 0; j < k->nnested; j++) dup = dup || strcmp(k->nested[j]->name, nd->name ? nd->name : "?") == 0;
+    bool dup = chk_name_get(c, k, CHK_NS_NESTED, nd->name ? nd->name : "?") != NULL;
     for (DrClassSym *o = k; o && !dup; o = o->outer) dup = nd->name && strcmp(o->name, nd->name) == 0;
     c->cur.prelude = d->from_prelude;
     if (dup) chk_error(c, nd->pos, "class %s is already defined in %s %s", nd->name, d->is_interface ? "interface" : "class", k->source_name);
@@ -129,17 +122,16 @@ static DrClassSym *declare_class(DrChecker *c, DrClassDecl *d, DrClassSym *outer
     nd->from_prelude = d->from_prelude;
     if (!nd->package) nd->package = d->package;
     DrClassSym *n = declare_class(c, nd, k);
-    if (!dup) DR_ARENA_PUSH(c->arena, k->nested, k->nnested, nested_cap, n);
+    if (!dup) {
+      DR_ARENA_PUSH(c->arena, k->nested, k->nnested, nested_cap, n);
+      chk_name_put(c, k, CHK_NS_NESTED, n->name, n);
+    }
   }
   return k;
 }
 
 static DrClassSym *prelude_class(DrChecker *c, const char *name) {
-  for (int i = 0; i < c->nclasses; i++) {
-    DrClassSym *k = c->classes[i];
-    if (!k->outer && (k->flags & DR_CLS_SYM_PRELUDE) && strcmp(k->name, name) == 0) return k;
-  }
-  return NULL;
+  return chk_name_get(c, NULL, CHK_NS_PRELUDE_TYPE, name);
 }
 
 static void build_class_table(DrChecker *c) {
@@ -147,15 +139,12 @@ static void build_class_table(DrChecker *c) {
     DrClassDecl *d = c->prog->classes[i];
     if (!d) continue;
     c->cur.prelude = d->from_prelude;
-    bool dup = false;
-    for (int j = 0; j < c->nclasses && !dup; j++) {
-      DrClassSym *o = c->classes[j];
-      dup = !o->outer && d->name && strcmp(o->name, d->name) == 0 &&
-            (o->flags & DR_CLS_SYM_PRELUDE) == (d->from_prelude ? DR_CLS_SYM_PRELUDE : 0u);
-    }
+    DrChkNs ns = d->from_prelude ? CHK_NS_PRELUDE_TYPE : CHK_NS_TYPE;
+    bool dup = d->name && chk_name_get(c, NULL, ns, d->name);
     if (dup) chk_error(c, d->pos, "duplicate class: %s", d->name);
     DrClassSym *k = declare_class(c, d, NULL);
     if (dup) k->name = dr_arena_printf(c->arena, "%s$duplicate", k->name); /* unreachable by name */
+    chk_name_put(c, NULL, ns, k->name, k);
   }
   c->cur.prelude = false;
   c->c_object = prelude_class(c, "Object");
@@ -385,13 +374,14 @@ static void declare_method(DrChecker *c, DrClassSym *k, DrMember *mem, int *mcap
     if (ctor && (mods & (DR_MOD_STATIC | DR_MOD_ABSTRACT | DR_MOD_FINAL | DR_MOD_NATIVE | DR_MOD_SYNCHRONIZED)))
       chk_error(c, mem->pos, "modifier not allowed here");
   }
-  for (int i = 0; i < k->nmethods; i++)
-    if (same_sig(k->methods[i], m)) {
+  for (DrMethodSym *o = chk_methods_named(c, k, m->name); o; o = chk_method(o)->next_named)
+    if (same_sig(o, m)) {
       chk_error(c, mem->pos, "%s %s is already defined in %s %s", ctor ? "constructor" : "method", chk_method_sig(c, m),
                 d->is_interface ? "interface" : "class", k->source_name);
       return;
     }
   DR_ARENA_PUSH(c->arena, k->methods, k->nmethods, *mcap, m);
+  chk_index_method(c, m);
 }
 
 /* A user's native method is bound to a C function through libffi
@@ -465,15 +455,14 @@ static void declare_members(DrChecker *c, DrClassSym *k) {
         f->sym.decl = dc;
         f->is_interface_const = d->is_interface;
         mem->field_syms[j] = &f->sym;
-        bool dup = false;
-        for (int x = 0; x < k->nfields && !dup; x++) dup = strcmp(k->fields[x]->name, f->sym.name) == 0;
-        if (dup) {
+        if (chk_name_get(c, k, CHK_NS_FIELD, f->sym.name)) {
           chk_error(c, dc->pos, "variable %s is already defined in class %s", f->sym.name, k->source_name);
           continue;
         }
         if (d->is_interface && !dc->init) chk_error(c, dc->pos, "= expected");
         f->index = k->nfields;
         DR_ARENA_PUSH(c->arena, k->fields, k->nfields, fcap, &f->sym);
+        chk_name_put(c, k, CHK_NS_FIELD, f->sym.name, &f->sym);
       }
       break;
     }
@@ -498,6 +487,7 @@ static void declare_members(DrChecker *c, DrClassSym *k) {
     m->sym.is_ctor = true;
     m->sym.params = dr_arena_alloc(c->arena, sizeof(DrType *));
     DR_ARENA_PUSH(c->arena, k->methods, k->nmethods, mcap, &m->sym);
+    chk_index_method(c, &m->sym);
   }
   k->clinit = &new_method(c, k, "<clinit>", DR_MOD_STATIC, d->pos)->sym;
   k->clinit->params = dr_arena_alloc(c->arena, sizeof(DrType *));
@@ -563,7 +553,7 @@ static bool check_override_pair(DrChecker *c, DrClassSym *k, DrMethodSym *m, DrM
  * supertype of k (superclass chain, then interfaces). */
 static void check_overrides_in(DrChecker *c, DrClassSym *k, DrMethodSym *m, DrClassSym *s, int depth, bool *done) {
   if (!s || *done || depth > 256) return;
-  DrMethodSym *o = chk_find_method_sig(s, m->name, m->params, m->nparams);
+  DrMethodSym *o = chk_find_method_sig(c, s, m->name, m->params, m->nparams);
   if (o && !(o->mods & DR_MOD_PRIVATE) && chk_accessible(c, o->owner, o->mods)) {
     if (!check_override_pair(c, k, m, o)) *done = true;
   }
@@ -579,7 +569,7 @@ static void check_overriding(DrChecker *c, DrClassSym *k) {
     check_overrides_in(c, k, m, k->super, 0, &done);
     for (int j = 0; j < k->ninterfaces; j++) check_overrides_in(c, k, m, k->interfaces[j], 0, &done);
     if (!done && chk_is_interface(k) && c->c_object) {
-      DrMethodSym *o = chk_find_method_sig(c->c_object, m->name, m->params, m->nparams);
+      DrMethodSym *o = chk_find_method_sig(c, c->c_object, m->name, m->params, m->nparams);
       if (o && (o->mods & DR_MOD_PUBLIC)) check_override_pair(c, k, m, o);
     }
   }
@@ -587,29 +577,29 @@ static void check_overriding(DrChecker *c, DrClassSym *k) {
 
 /* The method a concrete class k uses for signature a: the first one found
  * up its superclass chain. */
-static DrMethodSym *implementation(DrClassSym *k, DrMethodSym *a) {
+static DrMethodSym *implementation(DrChecker *c, DrClassSym *k, DrMethodSym *a) {
   int guard = 0;
   for (DrClassSym *s = k; s && guard < 256; s = s->super, guard++) {
-    DrMethodSym *m = chk_find_method_sig(s, a->name, a->params, a->nparams);
+    DrMethodSym *m = chk_find_method_sig(c, s, a->name, a->params, a->nparams);
     if (m && !(m->mods & DR_MOD_STATIC) && (!(m->mods & DR_MOD_PRIVATE) || s == k)) return m;
   }
   return NULL;
 }
 
-static bool find_unimplemented(DrClassSym *k, DrClassSym *s, int depth, DrMethodSym **out) {
+static bool find_unimplemented(DrChecker *c, DrClassSym *k, DrClassSym *s, int depth, DrMethodSym **out) {
   if (!s || depth > 256) return false;
   for (int i = 0; i < s->nmethods; i++) {
     DrMethodSym *a = s->methods[i];
     if (!(a->mods & DR_MOD_ABSTRACT)) continue;
-    DrMethodSym *impl = implementation(k, a);
+    DrMethodSym *impl = implementation(c, k, a);
     if (!impl || (impl->mods & DR_MOD_ABSTRACT)) {
       *out = a;
       return true;
     }
   }
-  if (find_unimplemented(k, s->super, depth + 1, out)) return true;
+  if (find_unimplemented(c, k, s->super, depth + 1, out)) return true;
   for (int i = 0; i < s->ninterfaces; i++)
-    if (find_unimplemented(k, s->interfaces[i], depth + 1, out)) return true;
+    if (find_unimplemented(c, k, s->interfaces[i], depth + 1, out)) return true;
   return false;
 }
 
@@ -621,7 +611,7 @@ static void check_class_rules(DrChecker *c, DrClassSym *k) {
   check_overriding(c, k);
   if (!(k->flags & DR_CLS_SYM_ABSTRACT)) {
     DrMethodSym *a = NULL;
-    if (find_unimplemented(k, k, 0, &a))
+    if (find_unimplemented(c, k, k, 0, &a))
       chk_error(c, k->decl->pos, "%s is not abstract and does not override abstract method %s in %s", k->source_name,
                 chk_method_sig(c, a), a->owner->source_name);
   }
@@ -664,7 +654,9 @@ static DrChkTrack *new_track(DrChecker *c, DrClassSym *k, bool statics) {
   for (int i = 0; i < k->nfields; i++) {
     DrFieldSym *f = k->fields[i];
     bool blank = (f->mods & DR_MOD_FINAL) && (!f->decl || !f->decl->init) && !chk_field(f)->is_interface_const;
-    if (blank && ((f->mods & DR_MOD_STATIC) != 0) == statics) DR_ARENA_PUSH(c->arena, t->fields, t->n, cap, f);
+    if (!blank || ((f->mods & DR_MOD_STATIC) != 0) != statics) continue;
+    chk_field(f)->track_pos = t->n;
+    DR_ARENA_PUSH(c->arena, t->fields, t->n, cap, f);
   }
   t->da = dr_arena_alloc(c->arena, sizeof(bool) * (size_t)(t->n + 1));
   t->pa = dr_arena_alloc(c->arena, sizeof(bool) * (size_t)(t->n + 1));
@@ -747,15 +739,9 @@ static void check_ctor_cycles(DrChecker *c, DrClassSym *k) {
 static void check_main(DrChecker *c) {
   const char *name = c->prog->main_class;
   if (!name) return;
-  DrClassSym *k = NULL;
-  for (int i = 0; i < c->nclasses && !k; i++) {
-    DrClassSym *x = c->classes[i];
-    if (!x->outer && !(x->flags & DR_CLS_SYM_PRELUDE) && strcmp(x->name, name) == 0) k = x;
-  }
+  DrClassSym *k = chk_name_get(c, NULL, CHK_NS_TYPE, name);
   if (!k) return;
-  for (int i = 0; i < k->nmethods; i++) {
-    DrMethodSym *m = k->methods[i];
-    if (m->is_ctor || strcmp(m->name, "main") != 0) continue;
+  for (DrMethodSym *m = chk_methods_named(c, k, "main"); m; m = chk_method(m)->next_named) {
     if ((m->mods & DR_MOD_STATIC) && (m->mods & DR_MOD_PUBLIC) && m->ret->kind == TY_VOID && m->nparams == 1 &&
         m->params[0]->kind == TY_ARRAY && m->params[0]->elem == c->t_string)
       return;
@@ -776,6 +762,7 @@ bool dr_check(DrArena *arena, DrDiagList *diags, DrTypes *types, DrProgram *prog
   build_class_table(c);
   if (!c->c_object || !c->c_string) {
     chk_error(c, (DrPos){1, 1}, "drvm's prelude lacks java.lang.Object or java.lang.String");
+    chk_names_free(c);
     return false;
   }
   for (int i = 0; i < c->nclasses; i++) chk_resolve_supers(c, c->classes[i]);
@@ -784,5 +771,6 @@ bool dr_check(DrArena *arena, DrDiagList *diags, DrTypes *types, DrProgram *prog
   for (int i = 0; i < c->nclasses; i++) check_bodies(c, c->classes[i]);
   for (int i = 0; i < c->nclasses; i++) check_ctor_cycles(c, c->classes[i]);
   check_main(c);
+  chk_names_free(c);
   return c->errors == 0;
 }

@@ -43,9 +43,12 @@ typedef struct {
   bool ctor_check;   /* a constructor: they must be assigned when it ends */
   bool recovered;    /* an unreachable statement was reported: like javac,
                         do not also complain about a missing return */
+  DrArena pool;      /* the states; a statement's own are freed after it
+                        (fs), so a method with N locals and N branches does
+                        not keep N states of N bits */
 } DrFlow;
 
-static uint64_t *words(DrFlow *f) { return dr_arena_alloc(f->c->arena, sizeof(uint64_t) * (size_t)f->nw); }
+static uint64_t *words(DrFlow *f) { return dr_arena_alloc(&f->pool, sizeof(uint64_t) * (size_t)f->nw); }
 
 static DrFlowState st_alloc(DrFlow *f) {
   DrFlowState s = {words(f), words(f), false};
@@ -129,10 +132,11 @@ static void assign_local(DrFlow *f, DrLocalSym *l, DrPos pos) {
 static int field_var(DrFlow *f, DrExpr *e) {
   if (!f->track || !e) return -1;
   if (e->kind == E_FIELD && !(e->target && e->target->kind == E_THIS)) return -1;
-  if (e->kind != E_FIELD && e->kind != E_STATIC_FIELD) return -1;
-  for (int i = 0; i < f->track->n; i++)
-    if (f->track->fields[i] == e->field) return f->nlocals + i;
-  return -1;
+  if ((e->kind != E_FIELD && e->kind != E_STATIC_FIELD) || !e->field) return -1;
+  /* a field of another class, or an untracked one, has a track_pos that
+   * names some other field here (or none) */
+  int i = chk_field(e->field)->track_pos;
+  return i < f->track->n && f->track->fields[i] == e->field ? f->nlocals + i : -1;
 }
 
 /* At a constructor's return (or end): every blank final assigned. */
@@ -484,8 +488,9 @@ static void fs_try(DrFlow *f, DrStmt *s) {
     st_copy(f, &f->s, &pre);
     for (int w = 0; w < f->nw; w++) f->s.pa[w] |= f->any[w];
     fs(f, s->finally_body);
-    DrFlowState fin = f->s;
-    f->s = st_clone(f, &end);
+    /* f->s keeps its words: they outlive this statement's */
+    DrFlowState fin = st_clone(f, &f->s);
+    st_copy(f, &f->s, &end);
     for (int w = 0; w < f->nw; w++) {
       f->s.da[w] |= fin.da[w];
       f->s.pa[w] |= fin.pa[w];
@@ -505,8 +510,18 @@ static DrFlowTarget *innermost(DrFlow *f, bool loop) {
   return NULL;
 }
 
+static void fs_stmt(DrFlow *f, DrStmt *s);
+
+/* A statement's states die with it; only f->s, the targets and the sets
+ * of the statements around it, all allocated before, carry its effect. */
 static void fs(DrFlow *f, DrStmt *s) {
   if (!s) return;
+  DrArenaMark mark = dr_arena_mark(&f->pool);
+  fs_stmt(f, s);
+  dr_arena_release(&f->pool, mark);
+}
+
+static void fs_stmt(DrFlow *f, DrStmt *s) {
   switch (s->kind) {
   case S_BLOCK: fs_seq(f, s->stmts, s->nstmts); break;
   case S_LOCAL:
@@ -601,6 +616,7 @@ void chk_flow_body(DrChecker *c, DrMethodSym *m, DrStmt *body, bool needs_value,
   f->nlocals = m->nlocals;
   f->track = track && track->n > 0 ? track : NULL;
   f->ctor_check = f->track && !is_initializer;
+  dr_arena_init(&f->pool);
   int nbits = m->nlocals + (f->track ? f->track->n : 0);
   f->nw = nbits / 64 + 1;
   f->s = st_alloc(f);
@@ -632,4 +648,5 @@ void chk_flow_body(DrChecker *c, DrMethodSym *m, DrStmt *body, bool needs_value,
       f->track->da[i] = bit(f->s.da, f->nlocals + i);
       f->track->pa[i] = bit(f->s.pa, f->nlocals + i);
     }
+  dr_arena_free(&f->pool);
 }

@@ -17,6 +17,7 @@
 #ifndef DR_CHECKER_INTERNAL_H
 #define DR_CHECKER_INTERNAL_H
 
+#include "../vm/hashidx.h"
 #include "compile.h"
 
 typedef struct {
@@ -32,10 +33,12 @@ typedef struct {
   int index;           /* declaration order in the owner (forward references) */
   int init_state;      /* 0 unchecked, 1 checking, 2 checked */
   bool is_interface_const;
+  int track_pos;       /* a blank final: its position in its class's DrChkTrack */
 } DrChkField;
 
 typedef struct {
   DrMethodSym sym;
+  DrMethodSym *next_named;  /* the owner's next method of the same name (checker_index.c) */
   int locals_cap;
   DrMethodSym *ctor_target; /* this(...) target, for recursion detection */
   int visit;                /* constructor-cycle walk state */
@@ -81,6 +84,23 @@ typedef struct {
   bool prelude;          /* drvm's library: sees every prelude class */
 } DrChkCtx;
 
+/* What a name names in a class (or, owner NULL, at top level): the
+ * checker's namespaces (checker_index.c). */
+typedef enum {
+  CHK_NS_TYPE,         /* a top-level class of the user's program */
+  CHK_NS_PRELUDE_TYPE, /* a top-level class of the prelude */
+  CHK_NS_NESTED,       /* a member class of owner */
+  CHK_NS_FIELD,
+  CHK_NS_METHOD,       /* constructors are "<init>" */
+} DrChkNs;
+
+typedef struct {
+  const void *owner;
+  DrChkNs ns;
+  const char *name;
+  void *first, *last;  /* the symbol; methods: the first and last overload */
+} DrChkName;
+
 typedef struct DrChecker {
   DrArena *arena;
   DrDiagList *diags;
@@ -94,6 +114,12 @@ typedef struct DrChecker {
   DrChkCtx cur;
   DrLocalSym **scope;    /* visible locals, innermost last */
   int nscope, scope_cap;
+  int *scope_prev;       /* per scope entry: the entry of the same name it shadows, or -1 */
+  int scope_prev_cap;
+  DrHashIdx scope_idx;   /* a name -> its innermost scope entry */
+  DrChkName *names;      /* what each class's names name (checker_index.c) */
+  int nnames, names_cap;
+  DrHashIdx name_idx;    /* (owner, namespace, name) -> entry of names */
   int errors;
   /* set just before checking an assignment's (or ++/--'s) target E_NAME /
    * E_FIELD_ACCESS: a variable is wanted, not its constant value */
@@ -106,12 +132,24 @@ void chk_error(DrChecker *c, DrPos pos, const char *fmt, ...) DR_PRINTF(3, 4);
 DrLocalSym *chk_declare_local(DrChecker *c, const char *name, DrType *type, DrPos pos, bool is_final,
                               bool blank);
 DrLocalSym *chk_hidden_local(DrChecker *c, const char *name, DrType *type, DrPos pos);
-DrLocalSym *chk_find_local(DrChecker *c, const char *name);
 void chk_field_initializer(DrChecker *c, DrFieldSym *f);
 bool chk_is_interface(const DrClassSym *cls);
 void chk_resolve_supers(DrChecker *c, DrClassSym *cls);
 DrClassSym *chk_top(DrClassSym *cls);
 const char *chk_method_sig(DrChecker *c, const DrMethodSym *m);
+
+/* checker_index.c */
+void *chk_name_get(DrChecker *c, const void *owner, DrChkNs ns, const char *name);
+/* Names sym unless the name already names something there. */
+void chk_name_put(DrChecker *c, const void *owner, DrChkNs ns, const char *name, void *sym);
+void chk_index_method(DrChecker *c, DrMethodSym *m);
+/* k's first own method of that name; the others follow by next_named. */
+DrMethodSym *chk_methods_named(DrChecker *c, DrClassSym *k, const char *name);
+void chk_names_free(DrChecker *c);
+DrLocalSym *chk_find_local(DrChecker *c, const char *name);
+void chk_scope_push(DrChecker *c, DrLocalSym *l);
+/* Leaves the scopes opened since the scope had `to` entries. */
+void chk_scope_pop(DrChecker *c, int to);
 
 /* checker_types.c */
 void chk_init_types(DrChecker *c);
@@ -150,7 +188,7 @@ bool chk_accessible(DrChecker *c, DrClassSym *owner, unsigned mods);
 DrMethodSym *chk_resolve_call(DrChecker *c, DrPos pos, DrClassSym *cls, const char *name, DrExpr **args,
                               int nargs, bool ctor, bool *found_name);
 bool chk_has_method_named(DrChecker *c, DrClassSym *cls, const char *name);
-DrMethodSym *chk_find_method_sig(DrClassSym *cls, const char *name, DrType **params, int nparams);
+DrMethodSym *chk_find_method_sig(DrChecker *c, DrClassSym *cls, const char *name, DrType **params, int nparams);
 
 /* checker_expr.c */
 DrType *chk_expr(DrChecker *c, DrExpr *e);

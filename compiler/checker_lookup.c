@@ -19,8 +19,8 @@ static bool prelude_visible(DrChecker *c, DrClassSym *k) {
  * not yet cut) must not hang them. */
 static DrClassSym *member_class(DrChecker *c, DrClassSym *cls, const char *name, int depth) {
   if (!cls || depth > 256) return NULL;
-  for (int i = 0; i < cls->nnested; i++)
-    if (strcmp(cls->nested[i]->name, name) == 0) return cls->nested[i];
+  DrClassSym *own = chk_name_get(c, cls, CHK_NS_NESTED, name);
+  if (own) return own;
   chk_resolve_supers(c, cls);
   if (cls->super) {
     DrClassSym *k = member_class(c, cls->super, name, depth + 1);
@@ -47,16 +47,10 @@ DrClassSym *chk_find_class(DrChecker *c, const char *name, bool *is_package) {
     DrClassSym *m = chk_member_class(c, k, name);
     if (m) return m;
   }
-  if (!c->cur.prelude)
-    for (int i = 0; i < c->nclasses; i++) {
-      DrClassSym *k = c->classes[i];
-      if (!k->outer && !(k->flags & DR_CLS_SYM_PRELUDE) && strcmp(k->name, name) == 0) return k;
-    }
-  for (int i = 0; i < c->nclasses; i++) {
-    DrClassSym *k = c->classes[i];
-    if (!k->outer && (k->flags & DR_CLS_SYM_PRELUDE) && strcmp(k->name, name) == 0 && prelude_visible(c, k))
-      return k;
-  }
+  DrClassSym *k = c->cur.prelude ? NULL : chk_name_get(c, NULL, CHK_NS_TYPE, name);
+  if (k) return k;
+  k = chk_name_get(c, NULL, CHK_NS_PRELUDE_TYPE, name);
+  if (k && prelude_visible(c, k)) return k;
   if (is_package) *is_package = chk_is_package(c, name);
   return NULL;
 }
@@ -71,15 +65,14 @@ bool chk_is_package(DrChecker *c, const char *pkg) {
   return false;
 }
 
+/* The prelude's top-level names are unique (a second one would be
+ * reported and renamed), so the class of that name is the only candidate. */
 DrClassSym *chk_qualified_class(DrChecker *c, const char *pkg, const char *name) {
-  for (int i = 0; i < c->nclasses; i++) {
-    DrClassSym *k = c->classes[i];
-    if (k->outer || !(k->flags & DR_CLS_SYM_PRELUDE) || !k->decl || !k->decl->package) continue;
-    if (strcmp(k->decl->package, pkg) != 0 || strcmp(k->name, name) != 0) continue;
-    /* a qualified name reaches java.lang and java.util; java.io and drvm
-     * are drvm's internals */
-    if (c->cur.prelude || strcmp(pkg, "java.lang") == 0 || strcmp(pkg, "java.util") == 0) return k;
-  }
+  DrClassSym *k = chk_name_get(c, NULL, CHK_NS_PRELUDE_TYPE, name);
+  if (!k || !k->decl || !k->decl->package || strcmp(k->decl->package, pkg) != 0) return NULL;
+  /* a qualified name reaches java.lang and java.util; java.io and drvm
+   * are drvm's internals */
+  if (c->cur.prelude || strcmp(pkg, "java.lang") == 0 || strcmp(pkg, "java.util") == 0) return k;
   return NULL;
 }
 
@@ -201,8 +194,8 @@ bool chk_accessible(DrChecker *c, DrClassSym *owner, unsigned mods) {
 
 static DrFieldSym *lookup_field(DrChecker *c, DrClassSym *cls, const char *name, int depth) {
   if (!cls || depth > 256) return NULL;
-  for (int i = 0; i < cls->nfields; i++)
-    if (strcmp(cls->fields[i]->name, name) == 0) return cls->fields[i];
+  DrFieldSym *own = chk_name_get(c, cls, CHK_NS_FIELD, name);
+  if (own) return own;
   chk_resolve_supers(c, cls);
   for (int i = 0; i < cls->ninterfaces; i++) {
     DrFieldSym *f = lookup_field(c, cls->interfaces[i], name, depth + 1);
@@ -230,9 +223,8 @@ static bool same_params(const DrMethodSym *a, const DrMethodSym *b) {
 }
 
 static void collect_from(DrChecker *c, DrChkMethodList *out, DrClassSym *k, DrClassSym *start, const char *name) {
-  for (int i = 0; i < k->nmethods; i++) {
-    DrMethodSym *m = k->methods[i];
-    if (m->is_ctor || strcmp(m->name, name) != 0) continue;
+  for (DrMethodSym *m = chk_methods_named(c, k, name); m; m = chk_method(m)->next_named) {
+    if (m->is_ctor) continue;
     if ((m->mods & DR_MOD_PRIVATE) && k != start) continue; /* not inherited */
     bool hidden = false;
     for (int j = 0; j < out->count && !hidden; j++) hidden = same_params(out->items[j], m);
@@ -269,10 +261,9 @@ bool chk_has_method_named(DrChecker *c, DrClassSym *cls, const char *name) {
   return members_named(c, cls, name).count > 0;
 }
 
-DrMethodSym *chk_find_method_sig(DrClassSym *cls, const char *name, DrType **params, int nparams) {
-  for (int i = 0; i < cls->nmethods; i++) {
-    DrMethodSym *m = cls->methods[i];
-    if (m->is_ctor || strcmp(m->name, name) != 0 || m->nparams != nparams) continue;
+DrMethodSym *chk_find_method_sig(DrChecker *c, DrClassSym *cls, const char *name, DrType **params, int nparams) {
+  for (DrMethodSym *m = chk_methods_named(c, cls, name); m; m = chk_method(m)->next_named) {
+    if (m->is_ctor || m->nparams != nparams) continue;
     bool same = true;
     for (int j = 0; j < nparams && same; j++) same = m->params[j] == params[j];
     if (same) return m;
@@ -334,8 +325,8 @@ DrMethodSym *chk_resolve_call(DrChecker *c, DrPos pos, DrClassSym *cls, const ch
   if (!cls || !name) return NULL;
   DrChkMethodList all = {NULL, 0, 0};
   if (ctor) {
-    for (int i = 0; i < cls->nmethods; i++)
-      if (cls->methods[i]->is_ctor) DR_ARENA_PUSH(c->arena, all.items, all.count, all.cap, cls->methods[i]);
+    for (DrMethodSym *m = chk_methods_named(c, cls, "<init>"); m; m = chk_method(m)->next_named)
+      if (m->is_ctor) DR_ARENA_PUSH(c->arena, all.items, all.count, all.cap, m);
   } else {
     all = members_named(c, cls, name);
   }

@@ -16,7 +16,7 @@ static void check_scoped(DrChecker *c, DrStmt *s) {
   if (!s) return;
   int saved = c->nscope;
   chk_stmt(c, s);
-  c->nscope = saved;
+  chk_scope_pop(c, saved);
 }
 
 static void check_local_decl(DrChecker *c, DrStmt *s) {
@@ -62,6 +62,40 @@ static void check_return(DrChecker *c, DrStmt *s) {
   }
 }
 
+/* The switch's labels so far, by value, for the duplicate check: every
+ * label that reaches it was converted to the selector's type. */
+typedef struct {
+  DrHashIdx idx;
+  DrExpr **labels;
+  int n, cap;
+} DrChkLabels;
+
+typedef struct {
+  const DrExpr *x;
+  const DrChkLabels *ls;
+} DrChkLabelKey;
+
+static bool same_label(const void *key, int32_t val) {
+  const DrChkLabelKey *k = key;
+  const DrExpr *y = k->ls->labels[val];
+  return y->type == k->x->type && chk_const_equal(y->cval, k->x->cval);
+}
+
+static uint32_t label_hash(const DrConst *v) {
+  if (v->kind == TY_CLASS) return dr_hash_bytes(v->s, sizeof(uint16_t) * (size_t)v->slen);
+  return dr_hash_mix(0, (uint64_t)(uint32_t)v->i);
+}
+
+/* Whether x repeats an earlier label; if not, it is one of them now. */
+static bool repeated_label(DrChecker *c, DrChkLabels *ls, DrExpr *x) {
+  DrChkLabelKey key = {x, ls};
+  uint32_t h = label_hash(&x->cval);
+  if (dr_hidx_find(&ls->idx, h, same_label, &key)) return true;
+  DR_ARENA_PUSH(c->arena, ls->labels, ls->n, ls->cap, x);
+  dr_hidx_add(&ls->idx, h, ls->n - 1);
+  return false;
+}
+
 static void check_switch(DrChecker *c, DrStmt *s) {
   DrType *t = s->expr ? chk_value(c, s->expr) : &c->T->t_error;
   bool is_string = chk_is_string(c, t);
@@ -75,6 +109,8 @@ static void check_switch(DrChecker *c, DrStmt *s) {
   }
   s->switch_on_string = is_string;
   bool seen_default = false;
+  DrChkLabels labels;
+  memset(&labels, 0, sizeof labels);
   int saved = c->nscope;
   c->cur.break_depth++;
   for (int i = 0; i < s->ncases; i++) {
@@ -95,23 +131,13 @@ static void check_switch(DrChecker *c, DrStmt *s) {
       }
       if (!chk_assign_to(c, x, t)) continue;
       k->values[j] = is_string ? 0 : x->cval.i;
-      /* duplicates among every label so far */
-      bool dup = false;
-      for (int a = 0; a <= i && !dup; a++) {
-        DrSwitchCase *o = &s->cases[a];
-        int lim = a == i ? j : o->nlabels;
-        for (int b = 0; b < lim && !dup; b++) {
-          DrExpr *y = o->labels[b];
-          if (!y || !y->is_const || y->type != x->type) continue;
-          dup = chk_const_equal(y->cval, x->cval);
-        }
-      }
-      if (dup) chk_error(c, x->pos, "duplicate case label");
+      if (repeated_label(c, &labels, x)) chk_error(c, x->pos, "duplicate case label");
     }
     check_block_stmts(c, k->body, k->nbody);
   }
+  dr_hidx_free(&labels.idx);
   c->cur.break_depth--;
-  c->nscope = saved;
+  chk_scope_pop(c, saved);
 }
 
 static void check_foreach(DrChecker *c, DrStmt *s) {
@@ -151,7 +177,7 @@ static void check_foreach(DrChecker *c, DrStmt *s) {
   check_scoped(c, s->body);
   c->cur.loop_depth--;
   c->cur.break_depth--;
-  c->nscope = saved;
+  chk_scope_pop(c, saved);
 }
 
 static DrClassSym *common_class(DrClassSym *a, DrClassSym *b) {
@@ -204,7 +230,7 @@ static void check_try(DrChecker *c, DrStmt *s) {
     DrType *pt = (bad || !param) ? &c->T->t_error : param->type;
     k->sym = chk_declare_local(c, k->name, pt, k->pos, k->ntypes > 1, false);
     check_scoped(c, k->body);
-    c->nscope = saved;
+    chk_scope_pop(c, saved);
   }
   check_scoped(c, s->finally_body);
 }
@@ -247,7 +273,7 @@ void chk_stmt(DrChecker *c, DrStmt *s) {
   case S_BLOCK: {
     int saved = c->nscope;
     check_block_stmts(c, s->stmts, s->nstmts);
-    c->nscope = saved;
+    chk_scope_pop(c, saved);
     break;
   }
   case S_LOCAL: check_local_decl(c, s); break;
@@ -280,7 +306,7 @@ void chk_stmt(DrChecker *c, DrStmt *s) {
     check_scoped(c, s->body);
     c->cur.loop_depth--;
     c->cur.break_depth--;
-    c->nscope = saved;
+    chk_scope_pop(c, saved);
     break;
   }
   case S_FOREACH: check_foreach(c, s); break;
@@ -366,7 +392,7 @@ void chk_method_body(DrChecker *c, DrMethodSym *m, DrChkTrack *track) {
     chk_flow_body(c, m, body, !m->is_ctor && m->ret->kind != TY_VOID && !chk_is_err(m->ret), false,
                   m->is_ctor && !this_call ? track : NULL);
   }
-  c->nscope = saved;
+  chk_scope_pop(c, saved);
 }
 
 void chk_init_block(DrChecker *c, DrClassSym *k, DrMember *mem, int field_limit, DrChkTrack *track) {
@@ -379,5 +405,5 @@ void chk_init_block(DrChecker *c, DrClassSym *k, DrMember *mem, int field_limit,
     chk_stmt(c, mem->body);
     chk_flow_body(c, c->cur.meth, mem->body, false, true, track);
   }
-  c->nscope = saved;
+  chk_scope_pop(c, saved);
 }

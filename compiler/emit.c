@@ -8,6 +8,7 @@
  * before nested ones), so class and method ids are the same on every run. */
 #include <string.h>
 
+#include "../vm/hashidx.h"
 #include "emit_internal.h"
 
 enum { CLS_LAID_OUT = 1, CLS_VTABLE = 2 };
@@ -197,6 +198,29 @@ static bool is_virtual(const DrMethodSym *ms) {
   return !ms->is_ctor && !(ms->mods & (DR_MOD_STATIC | DR_MOD_PRIVATE));
 }
 
+/* Vtable slots by descriptor: a class may declare or inherit thousands of
+ * methods, and each override looks for its slot. */
+typedef struct {
+  DrMethod *const *vt;
+  const char *desc;
+} EmSlotKey;
+
+static bool same_slot(const void *key, int32_t slot) {
+  const EmSlotKey *k = key;
+  return strcmp(k->vt[slot]->desc, k->desc) == 0;
+}
+
+static void index_slot(DrHashIdx *slots, DrMethod *const *vt, int slot) {
+  dr_hidx_add(slots, dr_hash_str(vt[slot]->desc), slot);
+}
+
+/* The slot of vt whose method has this descriptor, or -1. */
+static int find_slot(const DrHashIdx *slots, DrMethod *const *vt, const char *desc) {
+  EmSlotKey key = {vt, desc};
+  int32_t *slot = dr_hidx_find(slots, dr_hash_str(desc), same_slot, &key);
+  return slot ? *slot : -1;
+}
+
 static void build_vtable(Em *E, DrClassSym *k) {
   DrClass *c = k->rt;
   if (E->cls_state[c->id] & CLS_VTABLE) return;
@@ -219,17 +243,21 @@ static void build_vtable(Em *E, DrClassSym *k) {
     cap = k->nmethods + 1;
     vt = dr_xcalloc((size_t)cap, sizeof(DrMethod *));
   }
+  DrHashIdx slots = {0};
   for (int i = 0; i < k->nmethods; i++) {
     DrMethodSym *ms = k->methods[i];
     if (!is_virtual(ms)) continue;
+    if (!slots.cap)
+      for (int j = 0; j < n; j++) index_slot(&slots, vt, j);
     DrMethod *m = ms->rt;
-    int slot = -1;
-    for (int j = 0; j < n && slot < 0; j++)
-      if (strcmp(vt[j]->desc, m->desc) == 0) slot = j;
-    if (slot < 0) slot = n++;
+    int slot = find_slot(&slots, vt, m->desc);
+    bool added = slot < 0;
+    if (added) slot = n++;
     vt[slot] = m;
+    if (added) index_slot(&slots, vt, slot);
     m->vtable_index = slot;
   }
+  dr_hidx_free(&slots);
   c->vtable = vt;
   c->vtable_len = n;
 }
@@ -261,16 +289,16 @@ static void build_itable(Em *E, DrClassSym *k) {
   if (len) {
     c->itable = dr_xcalloc((size_t)len, sizeof(DrMethod *));
     c->itable_len = len;
+    DrHashIdx slots = {0};
+    for (int v = 0; v < c->vtable_len; v++) index_slot(&slots, c->vtable, v);
     for (int i = 0; i < n; i++)
       for (int j = 0; j < ifcs[i]->nmethods; j++) {
         DrMethod *im = ifcs[i]->methods[j]->rt;
         if (!im || im->selector < 0) continue;
-        for (int v = 0; v < c->vtable_len; v++)
-          if (strcmp(c->vtable[v]->desc, im->desc) == 0) {
-            c->itable[im->selector] = c->vtable[v];
-            break;
-          }
+        int v = find_slot(&slots, c->vtable, im->desc);
+        if (v >= 0) c->itable[im->selector] = c->vtable[v];
       }
+    dr_hidx_free(&slots);
   }
   free(ifcs);
 }
@@ -342,13 +370,15 @@ static void initializers(Em *E, DrClassSym *k, bool statics) {
   }
 }
 
+/* this(...) or super(...): its arguments as any call's (a later one may
+ * assign an earlier one's local), however many there are. */
 static void gen_ctor_call(Em *E, DrMethodSym *ctor, DrExpr **args, int nargs) {
-  int regs[256];
+  int *regs = dr_xmalloc(sizeof(int) * (size_t)(nargs + 1));
   regs[0] = 0;
-  int n = 1;
-  for (int i = 0; i < nargs && n < 256; i++) regs[n++] = em_expr(E, args[i], EM_ANY);
-  em_invoke(E, DR_OP_INVOKESPECIAL, ctor, EM_DISCARD, regs, n);
-  for (int i = 1; i < n; i++) em_free(E, regs[i]);
+  em_operands(E, args, nargs, regs + 1);
+  em_invoke(E, DR_OP_INVOKESPECIAL, ctor, EM_DISCARD, regs, nargs + 1);
+  for (int i = 1; i <= nargs; i++) em_free(E, regs[i]);
+  free(regs);
 }
 
 static void gen_body(Em *E, DrClassSym *k, DrMethodSym *ms) {
@@ -477,6 +507,7 @@ DrClass *dr_emit(DrVM *vm, DrArena *arena, DrTypes *types, DrProgram *prog) {
   free(E.tmp_live);
   free(E.vars);
   free(E.open_vars);
+  free(E.reg_var);
 
   DrClassSym *main_sym = NULL;
   for (int i = 0; i < prog->nclasses && !main_sym; i++) {

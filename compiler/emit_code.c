@@ -61,15 +61,18 @@ int em_here(Em *E) { return E->len; }
 void em_word(Em *E, uint32_t w) { DR_PUSH(E->code, E->len, E->cap, w); }
 
 /* Records which temporaries are in use at an instruction where the GC
- * may run (see DrGcPoint). */
+ * may run (see DrGcPoint).  The bits cover the temporaries only: the
+ * locals, always live, may be many more, and a method with as many calls
+ * would need their square. */
 static void gc_point(Em *E) {
-  uint32_t nwords = (uint32_t)(E->nregs + 31) / 32;
+  int ntemps = E->nregs - E->first_temp;
+  uint32_t nwords = ntemps > 0 ? (uint32_t)(ntemps + 31) / 32 : 0;
   DrGcPoint pt = {(uint32_t)E->len, (uint32_t)E->nbits, nwords};
   for (uint32_t w = 0; w < nwords; w++) {
     uint32_t bits = 0;
     for (int b = 0; b < 32; b++) {
-      int r = (int)w * 32 + b;
-      if (r < E->nregs && r >= E->first_temp && E->reg_ref[r] && E->tmp_live[r]) bits |= 1u << b;
+      int r = E->first_temp + (int)w * 32 + b;
+      if (r < E->nregs && E->reg_ref[r] && E->tmp_live[r]) bits |= 1u << b;
     }
     DR_PUSH(E->bits, E->nbits, E->bits_cap, bits);
   }
@@ -230,29 +233,39 @@ int em_scope_open(Em *E) { return E->nopen_vars; }
 
 void em_scope_close(Em *E, int mark) {
   while (E->nopen_vars > mark) {
-    DrLocalVar *v = &E->vars[E->open_vars[--E->nopen_vars]];
+    const EmOpenVar *o = &E->open_vars[--E->nopen_vars];
+    DrLocalVar *v = &E->vars[o->var];
     if (v->start == VAR_UNASSIGNED) v->start = (uint32_t)E->len; /* never assigned: an empty range */
     v->end = (uint32_t)E->len;
+    E->reg_var[v->reg] = o->hides;
   }
 }
 
 void em_var(Em *E, const char *name, int reg, DrKind kind, bool assigned) {
+  ASSERT(reg >= 0, "a local's register");
   DrLocalVar v = {name, assigned ? (uint32_t)E->len : VAR_UNASSIGNED, 0, reg, kind};
   DR_PUSH(E->vars, E->nvars, E->vars_cap, v);
-  DR_PUSH(E->open_vars, E->nopen_vars, E->open_vars_cap, E->nvars - 1);
+  if (reg >= E->reg_var_cap) {
+    int old = E->reg_var_cap;
+    E->reg_var_cap = reg + 1 > old * 2 ? reg + 1 : old * 2;
+    E->reg_var = dr_xrealloc(E->reg_var, sizeof(int) * (size_t)E->reg_var_cap);
+    memset(E->reg_var + old, 0xFF, sizeof(int) * (size_t)(E->reg_var_cap - old)); /* -1 */
+  }
+  EmOpenVar o = {E->nvars - 1, E->reg_var[reg]};
+  DR_PUSH(E->open_vars, E->nopen_vars, E->open_vars_cap, o);
+  E->reg_var[reg] = E->nvars - 1;
 }
 
 void em_var_local(Em *E, const DrLocalSym *l, bool assigned) {
   em_var(E, l->name, l->reg, em_kind(l->type), assigned);
 }
 
+/* Found through reg_var: a method may have 100,000 locals in one scope. */
 void em_var_assigned(Em *E, int reg) {
-  for (int i = E->nopen_vars - 1; i >= 0; i--) {
-    DrLocalVar *v = &E->vars[E->open_vars[i]];
-    if (v->reg != reg) continue;
-    if (v->start == VAR_UNASSIGNED) v->start = (uint32_t)E->len;
-    return;
-  }
+  int i = reg < E->reg_var_cap ? E->reg_var[reg] : -1;
+  if (i < 0) return;
+  DrLocalVar *v = &E->vars[i];
+  if (v->start == VAR_UNASSIGNED) v->start = (uint32_t)E->len;
 }
 
 /* The entries with a range, and their names (the arena's die after

@@ -48,6 +48,16 @@ static int pin(Em *E, int r, DrExpr **later, int n) {
 
 static int pin1(Em *E, int r, DrExpr *later) { return pin(E, r, &later, later ? 1 : 0); }
 
+/* The last of es[0..n) that may assign a local, or -1: only the operands
+ * before it can need pinning, and only it and those between can clobber
+ * them (a call with thousands of arguments would otherwise scan all the
+ * later ones for each). */
+static int last_writer(DrExpr **es, int n) {
+  for (int i = n - 1; i >= 0; i--)
+    if (writes_reg(es[i], -1)) return i;
+  return -1;
+}
+
 /* Whether e may be evaluated straight into a local's register: it writes
  * its destination once, last, and nothing after that can throw. */
 static bool direct_ok(const DrExpr *e) {
@@ -162,11 +172,11 @@ int em_invoke(Em *E, DrOpcode op, DrMethodSym *ms, int dst, const int *args, int
   return finish(E, r, dst);
 }
 
-/* Evaluates es[0..n) into regs, pinning locals later operands assign. */
-static void operands(Em *E, DrExpr **es, int n, int *regs) {
+void em_operands(Em *E, DrExpr **es, int n, int *regs) {
+  int last = last_writer(es, n);
   for (int i = 0; i < n; i++) {
     regs[i] = em_expr(E, es[i], EM_ANY);
-    regs[i] = pin(E, regs[i], es + i + 1, n - i - 1);
+    if (i < last) regs[i] = pin(E, regs[i], es + i + 1, last - i);
   }
 }
 
@@ -180,7 +190,7 @@ static int call(Em *E, DrExpr *e, int dst) {
     regs[0] = pin(E, regs[0], e->args, e->nargs);
     k = 1;
   }
-  operands(E, e->args, e->nargs, regs + k);
+  em_operands(E, e->args, e->nargs, regs + k);
   DrOpcode op = e->call_kind == DR_CALL_STATIC      ? DR_OP_INVOKESTATIC
                 : e->call_kind == DR_CALL_SPECIAL   ? DR_OP_INVOKESPECIAL
                 : e->call_kind == DR_CALL_INTERFACE ? DR_OP_INVOKEINTERFACE
@@ -198,7 +208,7 @@ static int new_object(Em *E, DrExpr *e, int dst) {
   int *regs = dr_xcalloc((size_t)n + 1, sizeof(int));
   if (ctor->owner == E->c_string && E->m_value_of_chars) {
     /* new String(char[]) copies the chars, as String.valueOf(char[]) does */
-    operands(E, e->args, e->nargs, regs);
+    em_operands(E, e->args, e->nargs, regs);
     for (int i = 0; i < e->nargs; i++) em_free(E, regs[i]);
     em_line(E, e->pos.line);
     int r = em_invoke(E, DR_OP_INVOKESTATIC, E->m_value_of_chars, dst, regs, e->nargs);
@@ -209,7 +219,7 @@ static int new_object(Em *E, DrExpr *e, int dst) {
   em_line(E, e->pos.line);
   em_op(E, DR_OP_NEW, 2, obj, ctor->owner->rt->id);
   regs[0] = obj;
-  operands(E, e->args, e->nargs, regs + 1);
+  em_operands(E, e->args, e->nargs, regs + 1);
   for (int i = 1; i < n; i++) em_free(E, regs[i]);
   em_line(E, e->pos.line);
   em_invoke(E, DR_OP_INVOKESPECIAL, ctor, EM_DISCARD, regs, n);
@@ -296,7 +306,7 @@ static int new_array(Em *E, DrExpr *e, int dst) {
     return finish(E, r, dst);
   }
   int *regs = dr_xcalloc((size_t)e->nargs + 1, sizeof(int));
-  operands(E, e->args, e->nargs, regs);
+  em_operands(E, e->args, e->nargs, regs);
   for (int i = 0; i < e->nargs; i++) em_free(E, regs[i]);
   int r = result_reg(E, dst, e->type);
   int cls = em_class_rt(E, e->type)->id;
@@ -436,9 +446,10 @@ static int concat(Em *E, DrExpr *e, int dst) {
   concat_collect(E, e, &list, &n, &cap);
   int *regs = dr_xcalloc((size_t)n, sizeof(int));
   int *kinds = dr_xcalloc((size_t)n, sizeof(int));
+  int last = last_writer(list, n);
   for (int i = 0; i < n; i++) {
     regs[i] = concat_operand(E, list[i], &kinds[i]);
-    regs[i] = pin(E, regs[i], list + i + 1, n - i - 1);
+    if (i < last) regs[i] = pin(E, regs[i], list + i + 1, last - i);
   }
   int r = strcat_regs(E, dst == EM_DISCARD ? EM_ANY : dst, regs, kinds, n, e->pos.line);
   free(list);

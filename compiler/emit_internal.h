@@ -42,6 +42,14 @@ typedef struct {
   int ngaps, gaps_cap;
 } EmCtx;
 
+/* An open scope's local: its entry of vars, and the entry for the same
+ * register it hides until the scope closes (inlined finally code declares
+ * its locals once per copy). */
+typedef struct {
+  int var;
+  int hides;
+} EmOpenVar;
+
 typedef struct {
   DrVM *vm;
   DrArena *arena;
@@ -79,8 +87,10 @@ typedef struct {
   int nctx, ctx_cap;
   DrLocalVar *vars;      /* locals for debuggers; start UINT32_MAX: not assigned yet */
   int nvars, vars_cap;
-  int *open_vars;        /* entries of vars whose scope is open, innermost last */
+  EmOpenVar *open_vars;  /* entries of vars whose scope is open, innermost last */
   int nopen_vars, open_vars_cap;
+  int *reg_var;          /* per register: its innermost open entry of vars, or -1 */
+  int reg_var_cap;
 } Em;
 
 /* emit.c */
@@ -144,6 +154,9 @@ DrOpcode em_field_op(const DrFieldSym *f, bool write);
 void em_sync_body(Em *E, int lock, DrStmt *body, int line);
 /* Jumps to target if e evaluates to jump_if, else falls through. */
 void em_cond(Em *E, DrExpr *e, bool jump_if, EmLabel *target);
+/* Evaluates es[0..n) into regs, left to right, copying a local's value
+ * first if a later operand assigns that local ("pinning"). */
+void em_operands(Em *E, DrExpr **es, int n, int *regs);
 /* Calls method m: dst as em_expr, args[0..n) registers (receiver first). */
 int em_invoke(Em *E, DrOpcode op, DrMethodSym *m, int dst, const int *args, int nargs);
 void em_array_init(Em *E, DrExpr *init, int dst);

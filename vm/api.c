@@ -7,6 +7,7 @@
 
 #include "api.h"
 #include "disasm.h"
+#include "hashidx.h"
 
 bool dr_api_fail(DrVM *vm, const char *fmt, ...) {
   va_list ap;
@@ -188,13 +189,6 @@ const char *drvm_error(const DrVM *vm) { return vm && vm->api ? vm->api->err : "
 
 /* ------------------------------------------------------------ compiling */
 
-/* FNV-1a: a recording names the program text it was made from. */
-static uint64_t fnv1a(const char *s, size_t n) {
-  uint64_t h = 0xcbf29ce484222325u;
-  for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)s[i]) * 0x100000001b3u;
-  return h;
-}
-
 static const char *base_name(const char *path) {
   const char *slash = strrchr(path, '/');
   return slash ? slash + 1 : path;
@@ -209,7 +203,7 @@ bool drvm_compile_string(DrVM *vm, const char *name, const char *text, size_t le
   a->path = dr_strdup(name);
   a->text = dr_strndup(text, len); /* no NUL inside: all of it */
   a->len = len;
-  a->program_hash = fnv1a(text, len);
+  a->program_hash = dr_fnv1a(text, len); /* a recording names the program text it was made from */
   a->src = (DrSource){a->path, a->text, len};
   vm->source_name = a->source_name ? a->source_name : base_name(a->path);
   a->main_class = dr_compile(vm, &a->src, &a->diags);

@@ -174,8 +174,8 @@ static void gc_mark_frame(DrVM *vm, const DrFrame *fr) {
     if (m->reg_is_ref[i]) gc_mark(vm, fr->regs[i].ref);
   for (int r = m->nlocal_regs; r < m->nregs; r++) {
     if (!m->reg_is_ref[r]) continue;
-    uint32_t w = (uint32_t)r / 32;
-    bool live = w < pt->nwords && (m->gc_bits[pt->off + w] >> (r % 32)) & 1;
+    uint32_t t = (uint32_t)(r - m->nlocal_regs), w = t / 32; /* the bits start at the first temporary */
+    bool live = w < pt->nwords && (m->gc_bits[pt->off + w] >> (t % 32)) & 1;
     if (live || gc_is_operand(fr->ip, (uint32_t)r))
       gc_mark(vm, fr->regs[r].ref);
     else

@@ -152,9 +152,10 @@ typedef struct {
 
 /* A GC point: an instruction that may allocate or call.  When a frame is
  * stopped there, its live registers are the locals (registers below
- * nlocal_regs), the temporaries set in bits[off .. off+nwords) and the
- * instruction's own register operands; other temporaries are dead, so a
- * stale reference left in one does not keep garbage alive. */
+ * nlocal_regs), the temporaries set in bits[off .. off+nwords) (bit i:
+ * register nlocal_regs + i) and the instruction's own register operands;
+ * other temporaries are dead, so a stale reference left in one does not
+ * keep garbage alive. */
 typedef struct {
   uint32_t pc;
   uint32_t off, nwords;

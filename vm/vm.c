@@ -1,5 +1,6 @@
 /* VM lifecycle and the loaded program's registries: classes, methods,
  * array classes, interned string constants, and linking. */
+#include "hashidx.h"
 #include "natives.h"
 #include "opcodes.h"
 
@@ -99,6 +100,7 @@ void dr_vm_free(DrVM *vm) {
   free(vm->methods);
   free(vm->classes);
   free(vm->strings);
+  dr_hidx_free(&vm->string_idx);
   free(vm->gray);
   free(vm->roots);
   free(vm->esc_stack);
@@ -184,17 +186,63 @@ DrClass *dr_array_class(DrVM *vm, DrClass *elem) {
   return elem->array_class;
 }
 
-int dr_string_const(DrVM *vm, const uint16_t *chars, int len) {
-  for (int i = 0; i < vm->nstrings; i++) {
-    DrString *s = (DrString *)vm->strings[i];
-    if (s->length == len && memcmp(s->chars, chars, sizeof(uint16_t) * (size_t)len) == 0) return i;
+/* ------------------------------------------------- interned strings */
+
+/* The constants are found by their text through vm->string_idx (a
+ * program may have many thousands), which holds every vm->strings entry. */
+typedef struct {
+  const DrVM *vm;
+  const uint16_t *chars;
+  int len;
+} VmStrKey;
+
+static bool vm_same_string(const void *key, int32_t id) {
+  const VmStrKey *k = key;
+  const DrString *s = (const DrString *)k->vm->strings[id];
+  return s->length == k->len && memcmp(s->chars, k->chars, sizeof(uint16_t) * (size_t)k->len) == 0;
+}
+
+static uint32_t vm_string_hash(const uint16_t *chars, int len) {
+  return dr_hash_bytes(chars, sizeof(uint16_t) * (size_t)len);
+}
+
+int dr_string_find(DrVM *vm, const uint16_t *chars, int len) {
+  VmStrKey key = {vm, chars, len};
+  int32_t *id = dr_hidx_find(&vm->string_idx, vm_string_hash(chars, len), vm_same_string, &key);
+  return id ? *id : -1;
+}
+
+static void vm_index_string(DrVM *vm, int id) {
+  const DrString *s = (const DrString *)vm->strings[id];
+  dr_hidx_add(&vm->string_idx, vm_string_hash(s->chars, s->length), id);
+}
+
+int dr_string_intern(DrVM *vm, DrObj *s) {
+  DR_PUSH(vm->strings, vm->nstrings, vm->strings_cap, s);
+  vm_index_string(vm, vm->nstrings - 1);
+  return vm->nstrings - 1;
+}
+
+/* The strings a run interned (dr_lib_literal) go with the run: out of
+ * the index while their text is still there. */
+static void vm_drop_run_strings(DrVM *vm) {
+  for (int id = vm->nstrings - 1; id >= vm->snap.nstrings; id--) {
+    const DrString *s = (const DrString *)vm->strings[id];
+    dr_hidx_remove(&vm->string_idx, vm_string_hash(s->chars, s->length), id);
   }
+  vm->nstrings = vm->snap.nstrings;
+}
+
+int dr_string_const(DrVM *vm, const uint16_t *chars, int len) {
+  int id = dr_string_find(vm, chars, len);
+  if (id >= 0) return id;
   /* Constants are created while loading, before any code runs; the slot
    * is reserved first so the new string is a root at once. */
   DR_PUSH(vm->strings, vm->nstrings, vm->strings_cap, NULL);
   DrString *s = dr_new_string(vm, chars, len);
   if (!s) dr_panic(__FILE__, __LINE__, "out of memory while loading string constants");
   vm->strings[vm->nstrings - 1] = &s->hdr;
+  vm_index_string(vm, vm->nstrings - 1);
   return vm->nstrings - 1;
 }
 
@@ -353,12 +401,12 @@ void dr_vm_reset(DrVM *vm) {
   const DrSnapshot *s = &vm->snap;
   ASSERT(s->taken && !vm->listeners && !vm->gc_running, "a reset after compiling, listeners finished");
   dr_flush_output(vm);
+  vm_drop_run_strings(vm); /* before the run's objects go: the index reads their text */
   dr_gc_free_run(vm); /* before the run's classes go: object sizes read them */
   vm_free_threads(vm);
   vm_drop_run_classes(vm);
   vm_restore_classes(vm);
   vm_unquicken(vm);
-  vm->nstrings = s->nstrings;
   memcpy(vm->lib_str_ids, s->lib_str_ids, sizeof vm->lib_str_ids);
   vm->bytes_allocated = s->bytes_allocated;
   vm->ext_bytes = 0; /* the threads and the listeners are gone */

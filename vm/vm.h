@@ -6,6 +6,7 @@
 #include <stdatomic.h>
 
 #include "buf.h"
+#include "hashidx.h"
 #include "escape.h"
 #include "thread.h"
 
@@ -139,6 +140,7 @@ typedef struct DrVM {
   int nmethods, methods_cap;
   DrObj **strings;         /* interned string constants (GC roots) */
   int nstrings, strings_cap;
+  DrHashIdx string_idx;    /* their ids by text (vm.c) */
   int nselectors;          /* interface method selectors handed out */
   DrClass *prim_array[DR_K_REF + 1]; /* int[], char[], ... by element kind */
   DrClass *known[DR_WK__COUNT];
@@ -288,6 +290,10 @@ DrClass *dr_array_class(DrVM *vm, DrClass *elem);
 DrClass *dr_prim_array_class(DrVM *vm, DrKind kind);
 /* Intern a string constant; returns its id.  chars are UTF-16. */
 int dr_string_const(DrVM *vm, const uint16_t *chars, int len);
+/* The id of the interned string with this text, or -1. */
+int dr_string_find(DrVM *vm, const uint16_t *chars, int len);
+/* Interns s, a new string whose text is not interned yet; returns its id. */
+int dr_string_intern(DrVM *vm, DrObj *s);
 /* Called once all classes are loaded: finds well-known classes, binds
  * prelude natives.  Returns false with a message on stderr if the
  * program is unusable. */
