@@ -644,7 +644,7 @@ static void interp_run(DrVM *vm) {
     unsigned f = dr_op_info[i].flags;                                         \
     hooked[i] = ((f & hook_ops) && !(f & DR_OPF_SYNC)) ? &&hook_pre : labels[i]; \
     if (hooked[i] != labels[i] && (f & (DR_OPF_READ | DR_OPF_WRITE)) && !(vm->sched_points & DR_SP_ACCESS)) \
-      hooked[i] = access_labels[i];                                           \
+      hooked[i] = (f & DR_OPF_FINAL) ? labels[i] : access_labels[i];          \
     posted[i] = &&hook_post;                                                  \
   }
   BUILD_HOOKS();
@@ -1352,6 +1352,7 @@ hook_pre:
   /* before a READ/WRITE/CALL/RETURN/NEWOBJ instruction, hooks on */
   SAVE();
   if (!(vm->sched_points & DR_SP_ACCESS) && (dr_op_info[*ip].flags & (DR_OPF_READ | DR_OPF_WRITE))) {
+    if (dr_op_info[*ip].flags & DR_OPF_FINAL) RUN_OP(); /* no access without access points */
     if (fast_same_epoch(vm, th, ip, R, vm->access_shape[*ip])) {
       th->granted_ip = NULL;
       RUN_OP();

@@ -46,6 +46,10 @@ enum {
   DR_OPF_QUICK = 1 << 9,   /* rewritten form installed by the VM; never emitted */
   DR_OPF_INIT = 1 << 10,   /* may trigger class initialization (names a class) */
   DR_OPF_NEWOBJ = 1 << 11, /* creates an object the program sees (a NEW event) */
+  /* a read that can race with nothing (a static final field's): an
+   * access, and an event, only where the scheduler stops at every access
+   * (so recorded schedules stay valid); else it runs unhooked */
+  DR_OPF_FINAL = 1 << 12,
 };
 
 /* Instructions the interpreter's hooked dispatch stops before when
@@ -148,11 +152,11 @@ enum {
   X(PUTFIELD, "rfr", DR_OPF_WRITE | DR_T | DR_OPF_ALLOC)                      \
   X(GETSTATIC, "rcs", DR_OPF_READ | DR_OPF_INIT | DR_T | DR_OPF_ALLOC)        \
   X(PUTSTATIC, "csr", DR_OPF_WRITE | DR_OPF_INIT | DR_T | DR_OPF_ALLOC)       \
-  /* a static final field's read is no access: its one write, in the class \
-   * initializer, happens-before every other thread's use (JLS 12.4.2),    \
-   * so it can race with nothing and is no scheduling point (RoadRunner    \
-   * skips final fields likewise) */                                        \
-  X(GETSTATIC_F, "rcs", DR_OPF_INIT | DR_T | DR_OPF_ALLOC)                    \
+  /* a static final field's read: its one write, in the class initializer, \
+   * happens-before every other thread's use (JLS 12.4.2), so it can race  \
+   * with nothing (RoadRunner skips final fields likewise): DR_OPF_FINAL   \
+   */                                                                       \
+  X(GETSTATIC_F, "rcs", DR_OPF_READ | DR_OPF_FINAL | DR_OPF_INIT | DR_T | DR_OPF_ALLOC) \
   X(INSTANCEOF, "rrc", 0)                                                     \
   X(CHECKCAST, "rc", DR_T | DR_OPF_ALLOC)                                     \
   /* arrays: NEWARRAY dst, array class, length register */                   \
@@ -193,7 +197,7 @@ enum {
   /* quickened forms: the class is known to be initialized */                \
   X(NEW_Q, "rc", DR_OPF_ALLOC | DR_T | DR_OPF_QUICK | DR_OPF_NEWOBJ)          \
   X(GETSTATIC_Q, "rcs", DR_OPF_READ | DR_OPF_QUICK)                           \
-  X(GETSTATIC_F_Q, "rcs", DR_OPF_QUICK)                                        \
+  X(GETSTATIC_F_Q, "rcs", DR_OPF_READ | DR_OPF_FINAL | DR_OPF_QUICK)          \
   X(PUTSTATIC_Q, "csr", DR_OPF_WRITE | DR_OPF_QUICK)                          \
   X(INVOKESTATIC_Q, "rma", DR_OPF_CALL | DR_T | DR_OPF_ALLOC | DR_OPF_QUICK)
 
