@@ -304,6 +304,26 @@ have_shadow:;
   return true;
 }
 
+/* A static final read (DR_OPF_FINAL) where the scheduler does not stop at
+ * every access is no access -- it can race with nothing -- except a
+ * thread's first of its class once the class is initialized: that is its
+ * use of the class, which the initialization happens-before (JLS 12.4.2),
+ * and a detector joins the edge at it.  True: not the first, run it
+ * unhooked. */
+static bool final_seen(DrVM *vm, DrThread *th, const uint32_t *ip) {
+  uint32_t cid = ip[2];
+  if ((int)cid < th->final_seen_len && th->final_seen[cid]) return true;
+  if (vm->classes[cid]->init_state != DR_INIT_DONE) return false; /* the event comes once it is */
+  if ((int)cid >= th->final_seen_len) {
+    int n = vm->nclasses > (int)cid ? vm->nclasses : (int)cid + 1;
+    th->final_seen = dr_xrealloc(th->final_seen, (size_t)n);
+    memset(th->final_seen + th->final_seen_len, 0, (size_t)(n - th->final_seen_len));
+    th->final_seen_len = n;
+  }
+  th->final_seen[cid] = 1;
+  return false;
+}
+
 /* An opcode's DR_SHAPE_* from its operand format and flags, for
  * fast_same_epoch: a constant in each expansion of the opcode table. */
 #define DR_SHAPE_OF(fmt, flags)                                                                               \
@@ -644,7 +664,7 @@ static void interp_run(DrVM *vm) {
     unsigned f = dr_op_info[i].flags;                                         \
     hooked[i] = ((f & hook_ops) && !(f & DR_OPF_SYNC)) ? &&hook_pre : labels[i]; \
     if (hooked[i] != labels[i] && (f & (DR_OPF_READ | DR_OPF_WRITE)) && !(vm->sched_points & DR_SP_ACCESS)) \
-      hooked[i] = (f & DR_OPF_FINAL) ? labels[i] : access_labels[i];          \
+      hooked[i] = (f & DR_OPF_FINAL) ? &&final_read : access_labels[i];       \
     posted[i] = &&hook_post;                                                  \
   }
   BUILD_HOOKS();
@@ -1352,7 +1372,7 @@ hook_pre:
   /* before a READ/WRITE/CALL/RETURN/NEWOBJ instruction, hooks on */
   SAVE();
   if (!(vm->sched_points & DR_SP_ACCESS) && (dr_op_info[*ip].flags & (DR_OPF_READ | DR_OPF_WRITE))) {
-    if (dr_op_info[*ip].flags & DR_OPF_FINAL) RUN_OP(); /* no access without access points */
+    if ((dr_op_info[*ip].flags & DR_OPF_FINAL) && final_seen(vm, th, ip)) RUN_OP();
     if (fast_same_epoch(vm, th, ip, R, vm->access_shape[*ip])) {
       th->granted_ip = NULL;
       RUN_OP();
@@ -1372,6 +1392,11 @@ hook_pre_saved:
   RUN_OP();
 
 #ifdef DR_COMPUTED_GOTO
+final_read:
+  /* a static final read, hooks on, no access points */
+  if (final_seen(vm, th, ip)) goto *labels[*ip];
+  goto *access_labels[*ip];
+
 #define DR_OP_ACCESS_HOOK(name, fmt, flags)                                   \
   H_##name:                                                                   \
   if (fast_same_epoch(vm, th, ip, R, DR_SHAPE_OF(fmt, flags))) {              \

@@ -64,6 +64,10 @@ typedef struct DrThread {
    * same, so do the caller frames -- a listener may keep what it derived
    * from them (the detectors' access contexts) */
   uint64_t pushes;
+  /* by class id: it read one of the class's static finals since it was
+   * initialized (interp.c's final_read); lazily */
+  uint8_t *final_seen;
+  int final_seen_len;
 
   /* what it waits for */
   DrObj *monitor;          /* BLOCKED / WAITING: the monitor's object */

@@ -155,6 +155,9 @@ void dr_thread_end(DrVM *vm, DrThread *t) {
   free(t->stack);
   free(t->frames);
   free(t->held);
+  free(t->final_seen);
+  t->final_seen = NULL;
+  t->final_seen_len = 0;
   t->stack = NULL;
   t->frames = NULL;
   t->held = NULL;

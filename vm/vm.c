@@ -70,6 +70,7 @@ static void vm_free_threads(DrVM *vm) {
     free(t->stack);
     free(t->frames);
     free(t->held);
+    free(t->final_seen);
     free(t->ended_name);
     free(t);
   }
