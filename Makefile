@@ -177,7 +177,7 @@ drvm-asan: $(CLI_OBJS) $(BUILD)/libdrvm.a
 # found) (FUZZ_PARSE_MUTATE and FUZZ_MUTATE variants each),
 # fuzz_run over tests/fuzz/corpus/fuzz_run, tests/threads and tests/races
 # (FUZZ_RUN_MUTATE), fuzz_files over tests/fuzz/corpus/fuzz_files
-# (FUZZ_FILES_MUTATE).  Two at a time, about two minutes on two cores.  A
+# (FUZZ_FILES_MUTATE).  Two at a time, a few minutes on two cores.  A
 # crash leaves its input in $$TMPDIR/drvm-<harness>[-<shard>]-last.dl:
 # pass that file to the harness to reproduce.
 # Longer: make fuzz-smoke FUZZ_MUTATE=200 FUZZ_SEED=7
