@@ -186,34 +186,51 @@ stress: $(FFI_TEST_LIB)
 drvm-asan: $(CLI_OBJS) $(BUILD)/libdrvm.a
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(CLI_LIBS)
 
-# Fuzzing (tests/fuzz).  `make fuzz-smoke` builds both harnesses as plain
-# programs (-DDR_FUZZ_MAIN, any C compiler) under ASan + UBSan and runs them
-# over every tests/lang program and deterministic variants of each:
-# FUZZ_MUTATE per program for fuzz_check (the whole front end; run as two
-# shards) and FUZZ_PARSE_MUTATE for the cheaper fuzz_parse.  A crash leaves
-# its input in $$TMPDIR/drvm-<harness>[-<shard>]-last.dl: pass that file to
-# the harness to reproduce.  Longer: make fuzz-smoke FUZZ_MUTATE=200 FUZZ_SEED=7
+# Fuzzing (tests/fuzz; docs/user-guide.md, "Fuzzing").  Four harnesses:
+# fuzz_parse (lexer and parser), fuzz_check (the whole front end),
+# fuzz_run (compile and run, two schedulers and detectors) and fuzz_files
+# (recordings, relations, race pairs, JSON reports, goal comments, option
+# texts).  `make fuzz-smoke` builds them as plain programs (-DDR_FUZZ_MAIN,
+# any C compiler) under ASan + UBSan and runs each over its seeds and
+# deterministic variants of each: fuzz_parse and fuzz_check over every
+# tests/lang program and tests/fuzz/corpus/fuzz_check (what campaigns
+# found) (FUZZ_PARSE_MUTATE and FUZZ_MUTATE variants each),
+# fuzz_run over tests/fuzz/corpus/fuzz_run, tests/threads and tests/races
+# (FUZZ_RUN_MUTATE), fuzz_files over tests/fuzz/corpus/fuzz_files
+# (FUZZ_FILES_MUTATE).  Two at a time, a few minutes on two cores.  A
+# crash leaves its input in $$TMPDIR/drvm-<harness>[-<shard>]-last.dl:
+# pass that file to the harness to reproduce.
+# Longer: make fuzz-smoke FUZZ_MUTATE=200 FUZZ_SEED=7
 FUZZ_MUTATE ?= 20
 FUZZ_PARSE_MUTATE ?= 200
+FUZZ_RUN_MUTATE ?= 8
+FUZZ_FILES_MUTATE ?= 300
 FUZZ_SEED ?= 1
-FUZZ_BINS = $(BUILD)/fuzz/fuzz_parse $(BUILD)/fuzz/fuzz_check
+FUZZ_NAMES = fuzz_parse fuzz_check fuzz_run fuzz_files
+FUZZ_BINS = $(patsubst %,$(BUILD)/fuzz/%,$(FUZZ_NAMES))
 SAN_OPT = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
 fuzz-smoke:
 	$(MAKE) BUILD=build-fuzz OPT="$(SAN_OPT)" LDFLAGS="-fsanitize=address,undefined" \
 	  FUZZ_CPPFLAGS=-DDR_FUZZ_MAIN fuzz-bins
-	@files=$$(find tests/lang -name '*.dl' | sort); \
+	@lang=$$(find tests/lang tests/fuzz/corpus/fuzz_check -name '*.dl' | sort); \
+	progs=$$(find tests/fuzz/corpus/fuzz_run tests/threads tests/races -name '*.dl' | sort); \
+	files=$$(find tests/fuzz/corpus/fuzz_files -type f | sort); \
 	export ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1; \
-	build-fuzz/fuzz/fuzz_parse --mutate $(FUZZ_PARSE_MUTATE) --seed $(FUZZ_SEED) $$files & p1=$$!; \
-	build-fuzz/fuzz/fuzz_check --mutate $(FUZZ_MUTATE) --seed $(FUZZ_SEED) --shard 0/2 $$files & p2=$$!; \
-	build-fuzz/fuzz/fuzz_check --mutate $(FUZZ_MUTATE) --seed $(FUZZ_SEED) --shard 1/2 $$files; st=$$?; \
-	wait $$p1 || st=1; wait $$p2 || st=1; exit $$st
+	build-fuzz/fuzz/fuzz_parse --mutate $(FUZZ_PARSE_MUTATE) --seed $(FUZZ_SEED) $$lang & p1=$$!; \
+	build-fuzz/fuzz/fuzz_check --mutate $(FUZZ_MUTATE) --seed $(FUZZ_SEED) $$lang; st=$$?; \
+	wait $$p1 || st=1; \
+	build-fuzz/fuzz/fuzz_files --mutate $(FUZZ_FILES_MUTATE) --seed $(FUZZ_SEED) $$files & p2=$$!; \
+	build-fuzz/fuzz/fuzz_run --mutate $(FUZZ_RUN_MUTATE) --seed $(FUZZ_SEED) $$progs || st=1; \
+	wait $$p2 || st=1; exit $$st
 
 # The libFuzzer binaries (clang only), in build-libfuzzer/fuzz/.  Run e.g.
-#   mkdir -p corpus && cp $$(find tests/lang -name '*.dl') corpus/
-#   build-libfuzzer/fuzz/fuzz_check -max_len=4096 -timeout=10 -jobs=2 corpus/
-# (fuzz_parse likewise; a crash is saved as crash-<sha1>: pass that file to
-# the binary to reproduce, or to the fuzz-smoke build, which needs no clang).
+#   mkdir -p fuzz-work/run
+#   build-libfuzzer/fuzz/fuzz_run -dict=tests/fuzz/dl.dict -max_len=4096 -timeout=10 \
+#     fuzz-work/run tests/fuzz/corpus/fuzz_run tests/threads tests/races
+# (the first directory gets the new inputs; the others are only read).  A
+# crash is saved as crash-<sha1>: pass that file to the binary to
+# reproduce, or to the fuzz-smoke build, which needs no clang.
 fuzz:
 	@command -v clang >/dev/null || { echo "make fuzz needs clang with libFuzzer (make fuzz-smoke needs neither)"; exit 2; }
 	$(MAKE) CC=clang BUILD=build-libfuzzer OPT="$(SAN_OPT) -fsanitize=fuzzer-no-link" \
@@ -223,7 +240,19 @@ fuzz-bins: $(FUZZ_BINS)
 
 $(BUILD)/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz_main.h $(OBJS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(FUZZ_CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(OBJS) $(LDLIBS)
+	$(CC) $(CPPFLAGS) $(FUZZ_CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(filter %.o,$^) $(LDLIBS)
+
+# fuzz_files also reads goal comments (the command line's) and runs its
+# files against tests/fuzz/bank.dl, embedded as the prelude is.
+$(BUILD)/fuzz/fuzz_files: $(BUILD)/cli/goal.o $(BUILD)/gen/fuzz_bank.o
+
+$(BUILD)/gen/fuzz_bank.c: tests/fuzz/bank.dl
+	@mkdir -p $(dir $@)
+	{ echo '/* generated from tests/fuzz/bank.dl */'; echo 'const char dr_fuzz_bank_source[] = {'; \
+	  od -An -v -tx1 $< | sed 's/\([0-9a-f][0-9a-f]\)/0x\1,/g'; echo '0};'; } > $@
+
+$(BUILD)/gen/fuzz_bank.o: $(BUILD)/gen/fuzz_bank.c
+	$(CC) $(CPPFLAGS) $(CFLAGS) -Wno-missing-variable-declarations -c -o $@ $<
 
 bench: drvm drvm-nohooks
 	python3 tests/bench/run.py --drvm ./drvm --nohooks build-nohooks/drvm

@@ -226,13 +226,9 @@ static void method_text(const DrMethod *f, DrBuf *b) {
   dr_buf_append(b, "", 1);
 }
 
-bool dr_mtr_load(DrMtr *m, DrVM *vm, const char *path, int *unknown, char *err, size_t errsize) {
-  size_t len;
-  char *text = dr_read_file(path, &len);
-  if (!text) {
-    snprintf(err, errsize, "--mtr-in %s: %s", path, strerror(errno));
-    return false;
-  }
+/* The file's text (NUL-terminated at len, split into lines in place). */
+static bool parse_lines(DrMtr *m, DrVM *vm, char *text, size_t len, const char *path, int *unknown, char *err,
+                        size_t errsize) {
   /* names of the program's methods, to resolve the file's by text */
   char **names = dr_xcalloc((size_t)vm->nmethods + 1, sizeof *names);
   DrBuf b = {0};
@@ -283,7 +279,28 @@ bool dr_mtr_load(DrMtr *m, DrVM *vm, const char *path, int *unknown, char *err, 
   }
   for (int i = 0; i < vm->nmethods; i++) free(names[i]);
   free(names);
+  return ok;
+}
+
+bool dr_mtr_load(DrMtr *m, DrVM *vm, const char *path, int *unknown, char *err, size_t errsize) {
+  size_t len;
+  char *text = dr_read_file(path, &len);
+  if (!text) {
+    snprintf(err, errsize, "--mtr-in %s: %s", path, strerror(errno));
+    return false;
+  }
+  bool ok = parse_lines(m, vm, text, len, path, unknown, err, errsize);
   free(text);
+  return ok;
+}
+
+bool dr_mtr_parse(DrMtr *m, DrVM *vm, const char *text, size_t len, const char *path, int *unknown, char *err,
+                  size_t errsize) {
+  char *copy = dr_xmalloc(len + 1); /* parse_lines splits it in place */
+  memcpy(copy, text, len);
+  copy[len] = 0;
+  bool ok = parse_lines(m, vm, copy, len, path, unknown, err, errsize);
+  free(copy);
   return ok;
 }
 

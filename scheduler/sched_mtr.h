@@ -62,6 +62,10 @@ void dr_mtr_ahead_free(DrMtrAhead *a);
  * since the file was written).  false with a message in err if the file
  * cannot be read or a line is malformed. */
 bool dr_mtr_load(DrMtr *m, DrVM *vm, const char *path, int *unknown, char *err, size_t errsize);
+/* The same from the file's text in memory (path names it in messages):
+ * what tests/fuzz reads. */
+bool dr_mtr_parse(DrMtr *m, DrVM *vm, const char *text, size_t len, const char *path, int *unknown, char *err,
+                  size_t errsize);
 /* Writes the relations sorted by text, so equal sets give equal files. */
 bool dr_mtr_save(const DrMtr *m, DrVM *vm, const char *path, char *err, size_t errsize);
 

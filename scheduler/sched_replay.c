@@ -424,13 +424,8 @@ DrScheduler *dr_sched_record_prefix(DrScheduler *rec, uint64_t picks) {
   return prefix_take(copy, n, t->base.points, NULL);
 }
 
-DrScheduler *dr_sched_replay(const char *path, const char *program, uint64_t program_hash, uint64_t *seed,
-                             bool *spurious, FILE *warn, char *err, size_t errsize) {
-  FILE *f = fopen(path, "r");
-  if (!f) {
-    snprintf(err, errsize, "cannot read %s: %s", path, strerror(errno));
-    return NULL;
-  }
+DrScheduler *dr_sched_replay_read(FILE *f, const char *path, const char *program, uint64_t program_hash,
+                                  uint64_t *seed, bool *spurious, FILE *warn, char *err, size_t errsize) {
   char prog[256], sched[64];
   unsigned long long hash, sd;
   int sp;
@@ -441,11 +436,9 @@ DrScheduler *dr_sched_replay(const char *path, const char *program, uint64_t pro
   t->path = dr_strdup(path);
   if (ok != 6 || !parse_entries(t, f)) {
     snprintf(err, errsize, "%s is not a drvm schedule recording (drvm run --record FILE writes one)", path);
-    fclose(f);
     tape_destroy(&t->base);
     return NULL;
   }
-  fclose(f);
   if (strcmp(prog, program) != 0 || hash != program_hash)
     fprintf(warn, "drvm: warning: %s was recorded for %s%s; replaying anyway\n", path, prog,
             strcmp(prog, program) ? "" : " before it changed");
@@ -455,6 +448,18 @@ DrScheduler *dr_sched_replay(const char *path, const char *program, uint64_t pro
   replay_init(t, points);
   t->base.name = t->sched_name; /* a recording of this replay names the original */
   return &t->base;
+}
+
+DrScheduler *dr_sched_replay(const char *path, const char *program, uint64_t program_hash, uint64_t *seed,
+                             bool *spurious, FILE *warn, char *err, size_t errsize) {
+  FILE *f = fopen(path, "r");
+  if (!f) {
+    snprintf(err, errsize, "cannot read %s: %s", path, strerror(errno));
+    return NULL;
+  }
+  DrScheduler *s = dr_sched_replay_read(f, path, program, program_hash, seed, spurious, warn, err, errsize);
+  fclose(f);
+  return s;
 }
 
 bool dr_sched_replay_done(DrScheduler *s, DrVM *vm) {

@@ -53,6 +53,10 @@ void dr_sched_record_set_inner(DrScheduler *rec, DrScheduler *inner);
  * warn.  *seed and *spurious receive the recorded run's settings. */
 DrScheduler *dr_sched_replay(const char *path, const char *program, uint64_t program_hash, uint64_t *seed,
                              bool *spurious, FILE *warn, char *err, size_t errsize);
+/* The same from an open stream (not closed), path naming it in messages:
+ * a recording held in memory (fmemopen), as tests/fuzz reads one. */
+DrScheduler *dr_sched_replay_read(FILE *f, const char *path, const char *program, uint64_t program_hash,
+                                  uint64_t *seed, bool *spurious, FILE *warn, char *err, size_t errsize);
 /* After a replayed run: false (message on stderr) if it diverged or ended
  * before the recording did. */
 bool dr_sched_replay_done(DrScheduler *s, DrVM *vm);

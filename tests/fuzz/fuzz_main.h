@@ -118,8 +118,10 @@ static size_t fz_line_start(FzRng *r, const uint8_t *p, size_t len) {
   return at;
 }
 
-/* Bytes that mean something to a Java lexer or parser. */
-static const char fz_bytes[] = "{}[]();,.=+-*/%<>!&|^~?:@\"'\\ \n\t0123456789aeilnxzLDEF_$";
+/* Bytes that mean something to a Java lexer or parser, and CR and NUL,
+ * which a file may hold too (libFuzzer's first finding in fuzz_check was a
+ * NUL: the smoke run missed it while no mutation made one). */
+static const char fz_bytes[] = "{}[]();,.=+-*/%<>!&|^~?:@\"'\\ \n\t0123456789aeilnxzLDEF_$\r\0";
 
 /* Words that steer the checker into its corners: keywords (DL's and the
  * ones DL rejects), library names, and literals at the edges of their

@@ -203,6 +203,28 @@ static void test_file_errors(DrCheck *t) {
   dr_vm_free(&vm);
 }
 
+/* The relations from text in memory read as from a file: the same set,
+ * the same messages, and the text is neither changed nor read past len. */
+static void test_parse_text(DrCheck *t) {
+  DrVM vm;
+  dr_vm_init(&vm);
+  CHECK(t, compile_text(&vm, order_prog, "order.dl") != NULL);
+  static const char text[] = "# c\nW.run()\tLog\t5\r\nGone.m()\tLog\nW.enter()\tLog\nW.run() Log\n";
+  DrMtr m = {0};
+  int unknown;
+  char err[300] = "";
+  size_t upto = strlen(text) - strlen("W.run() Log\n"); /* the malformed line is past len */
+  CHECK(t, dr_mtr_parse(&m, &vm, text, upto, "mem", &unknown, err, sizeof err));
+  CHECK(t, m.count == 2 && unknown == 1);
+  CHECK(t, dr_mtr_first(&m, method_named(&vm, "W", "run()"), class_named(&vm, "Log")) == 5);
+  dr_mtr_free(&m);
+  CHECK(t, !dr_mtr_parse(&m, &vm, text, strlen(text), "mem", &unknown, err, sizeof err));
+  CHECK(t, strstr(err, "--mtr-in mem:5: expected 'method<TAB>lock class'") != NULL);
+  CHECK(t, text[4] == 'W' && strchr(text, '\t') != NULL); /* untouched */
+  dr_mtr_free(&m);
+  dr_vm_free(&vm);
+}
+
 /* Writes text to a new temporary file; its name into path (a mkstemp
  * template). */
 static bool write_temp(char *path, const char *text) {
@@ -381,6 +403,7 @@ int main(void) {
   test_set(&t);
   test_phases(&t);
   test_file_errors(&t);
+  test_parse_text(&t);
   test_reentrant_and_first(&t);
   test_order_previous(&t);
   test_candidates_able(&t);
