@@ -62,6 +62,18 @@ static void check_return(DrChecker *c, DrStmt *s) {
   }
 }
 
+/* A case label's constant, hashed for the duplicate check (int and char:
+ * the value; String: its UTF-16 units, FNV-1a). */
+static size_t case_hash(const DrExpr *x) {
+  uint32_t h = 2166136261u;
+  if (x->cval.kind == TY_CLASS) {
+    for (int i = 0; i < x->cval.slen; i++) h = (h ^ x->cval.s[i]) * 16777619u;
+  } else {
+    h = (h ^ (uint32_t)x->cval.i) * 16777619u;
+  }
+  return h;
+}
+
 static void check_switch(DrChecker *c, DrStmt *s) {
   DrType *t = s->expr ? chk_value(c, s->expr) : &c->T->t_error;
   bool is_string = chk_is_string(c, t);
@@ -75,6 +87,10 @@ static void check_switch(DrChecker *c, DrStmt *s) {
   }
   s->switch_on_string = is_string;
   bool seen_default = false;
+  size_t nlabels = 0, nseen = 16;
+  for (int i = 0; i < s->ncases; i++) nlabels += (size_t)s->cases[i].nlabels;
+  while (nseen < 2 * nlabels) nseen *= 2;
+  DrExpr **seen = dr_arena_alloc(c->arena, sizeof(DrExpr *) * nseen); /* zeroed */
   int saved = c->nscope;
   c->cur.break_depth++;
   for (int i = 0; i < s->ncases; i++) {
@@ -95,18 +111,21 @@ static void check_switch(DrChecker *c, DrStmt *s) {
       }
       if (!chk_assign_to(c, x, t)) continue;
       k->values[j] = is_string ? 0 : x->cval.i;
-      /* duplicates among every label so far */
+      /* duplicates among every label so far: a hash set, since a switch
+       * may have 100,000 labels (comparing each with every earlier one
+       * took minutes) */
       bool dup = false;
-      for (int a = 0; a <= i && !dup; a++) {
-        DrSwitchCase *o = &s->cases[a];
-        int lim = a == i ? j : o->nlabels;
-        for (int b = 0; b < lim && !dup; b++) {
-          DrExpr *y = o->labels[b];
-          if (!y || !y->is_const || y->type != x->type) continue;
-          dup = chk_const_equal(y->cval, x->cval);
+      size_t h = case_hash(x) & (nseen - 1);
+      for (; seen[h]; h = (h + 1) & (nseen - 1)) {
+        if (seen[h]->type == x->type && chk_const_equal(seen[h]->cval, x->cval)) {
+          dup = true;
+          break;
         }
       }
-      if (dup) chk_error(c, x->pos, "duplicate case label");
+      if (dup)
+        chk_error(c, x->pos, "duplicate case label");
+      else
+        seen[h] = x;
     }
     check_block_stmts(c, k->body, k->nbody);
   }
