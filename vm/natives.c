@@ -57,18 +57,17 @@ DrString *dr_lib_literal(DrVM *vm, int which) {
   int32_t n = (int32_t)strlen(t);
   uint16_t u[8];
   for (int32_t i = 0; i < n; i++) u[i] = (uint16_t)t[i];
-  for (int i = 0; i < vm->nstrings; i++) {
-    DrString *s = (DrString *)vm->strings[i];
-    if (s->length == n && memcmp(s->chars, u, sizeof(uint16_t) * (size_t)n) == 0) {
-      vm->lib_str_ids[which] = i + 1;
-      return s;
-    }
+  int found = dr_string_find(vm, u, n);
+  if (found >= 0) {
+    vm->lib_str_ids[which] = found + 1;
+    return (DrString *)vm->strings[found];
   }
   /* The program has no such constant: intern one now, where a constant
    * loaded later (dr_string_const) would find it. */
   DrString *s = dr_new_string(vm, u, n);
   if (!s) return NULL;
   DR_PUSH(vm->strings, vm->nstrings, vm->strings_cap, &s->hdr);
+  dr_string_index_add(vm, vm->nstrings - 1);
   vm->lib_str_ids[which] = vm->nstrings;
   return s;
 }

@@ -98,6 +98,7 @@ void dr_vm_free(DrVM *vm) {
   free(vm->methods);
   free(vm->classes);
   free(vm->strings);
+  free(vm->str_index);
   free(vm->gray);
   free(vm->roots);
   free(vm->esc_stack);
@@ -183,17 +184,58 @@ DrClass *dr_array_class(DrVM *vm, DrClass *elem) {
   return elem->array_class;
 }
 
-int dr_string_const(DrVM *vm, const uint16_t *chars, int len) {
-  for (int i = 0; i < vm->nstrings; i++) {
-    DrString *s = (DrString *)vm->strings[i];
-    if (s->length == len && memcmp(s->chars, chars, sizeof(uint16_t) * (size_t)len) == 0) return i;
+static uint32_t str_hash(const uint16_t *chars, int len) {
+  uint32_t h = 2166136261u;
+  for (int i = 0; i < len; i++) h = (h ^ chars[i]) * 16777619u;
+  return h;
+}
+
+static void str_index_put(DrVM *vm, int id) {
+  const DrString *s = (const DrString *)vm->strings[id];
+  uint32_t mask = (uint32_t)vm->str_index_cap - 1;
+  uint32_t k = str_hash(s->chars, s->length) & mask;
+  while (vm->str_index[k]) k = (k + 1) & mask;
+  vm->str_index[k] = id + 1;
+  vm->str_index_used++;
+}
+
+void dr_string_index_add(DrVM *vm, int id) {
+  if ((vm->str_index_used + 1) * 2 <= vm->str_index_cap) {
+    str_index_put(vm, id);
+    return;
   }
+  /* rebuilt from the strings there are: ids a reset dropped go */
+  int cap = 64;
+  while (cap < vm->nstrings * 4) cap *= 2;
+  free(vm->str_index);
+  vm->str_index = dr_xcalloc((size_t)cap, sizeof(int));
+  vm->str_index_cap = cap;
+  vm->str_index_used = 0;
+  for (int i = 0; i < vm->nstrings; i++)
+    if (vm->strings[i]) str_index_put(vm, i);
+}
+
+int dr_string_find(DrVM *vm, const uint16_t *chars, int len) {
+  if (!vm->str_index_cap) return -1;
+  uint32_t mask = (uint32_t)vm->str_index_cap - 1;
+  for (uint32_t k = str_hash(chars, len) & mask; vm->str_index[k]; k = (k + 1) & mask) {
+    int id = vm->str_index[k] - 1;
+    const DrString *s = id < vm->nstrings ? (const DrString *)vm->strings[id] : NULL;
+    if (s && s->length == len && memcmp(s->chars, chars, sizeof(uint16_t) * (size_t)len) == 0) return id;
+  }
+  return -1;
+}
+
+int dr_string_const(DrVM *vm, const uint16_t *chars, int len) {
+  int id = dr_string_find(vm, chars, len);
+  if (id >= 0) return id;
   /* Constants are created while loading, before any code runs; the slot
    * is reserved first so the new string is a root at once. */
   DR_PUSH(vm->strings, vm->nstrings, vm->strings_cap, NULL);
   DrString *s = dr_new_string(vm, chars, len);
   if (!s) dr_panic(__FILE__, __LINE__, "out of memory while loading string constants");
   vm->strings[vm->nstrings - 1] = &s->hdr;
+  dr_string_index_add(vm, vm->nstrings - 1);
   return vm->nstrings - 1;
 }
 

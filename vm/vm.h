@@ -138,6 +138,10 @@ typedef struct DrVM {
   int nmethods, methods_cap;
   DrObj **strings;         /* interned string constants (GC roots) */
   int nstrings, strings_cap;
+  int *str_index;          /* a hash index of strings (1 + id, 0: empty), so that interning
+                            * 100,000 constants is not quadratic; after a reset it may hold
+                            * ids of strings gone or replaced: every hit is compared */
+  int str_index_cap, str_index_used;
   int nselectors;          /* interface method selectors handed out */
   DrClass *prim_array[DR_K_REF + 1]; /* int[], char[], ... by element kind */
   DrClass *known[DR_WK__COUNT];
@@ -282,6 +286,10 @@ DrClass *dr_array_class(DrVM *vm, DrClass *elem);
 DrClass *dr_prim_array_class(DrVM *vm, DrKind kind);
 /* Intern a string constant; returns its id.  chars are UTF-16. */
 int dr_string_const(DrVM *vm, const uint16_t *chars, int len);
+/* The id of an interned string equal to chars, or -1. */
+int dr_string_find(DrVM *vm, const uint16_t *chars, int len);
+/* Adds vm->strings[id], just pushed, to the index dr_string_find uses. */
+void dr_string_index_add(DrVM *vm, int id);
 /* Called once all classes are loaded: finds well-known classes, binds
  * prelude natives.  Returns false with a message on stderr if the
  * program is unusable. */
