@@ -140,6 +140,7 @@ enum {
   DRVM_EXIT_STEPS = 5,
   DRVM_EXIT_REPLAY = 6,
   DRVM_EXIT_RACES = 66,
+  DRVM_EXIT_NOMEM = 70,        /* malloc failed outside the program's heap: the process exits */
   DRVM_EXIT_INTERRUPTED = 130, /* drvm_stop; `drvm run` gives 128 + the signal */
 };
 
