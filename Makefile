@@ -105,6 +105,7 @@ test: drvm $(UNIT_BINS) $(API_BINS) $(FFI_TEST_LIB)
 	@python3 tests/runner.py --drvm ./drvm $(addprefix --unit ,$(UNIT_BINS)) tests/lang tests/threads tests/races \
 	  tests/ffi
 	@python3 tests/cli/check.py ./drvm
+	@python3 tests/robustness/run.py --drvm ./drvm
 	@python3 tests/filter/check.py --drvm ./drvm --seeds 1
 	@python3 tests/hunt_test.py ./drvm
 	@python3 tests/racefuzzer/check.py ./drvm
@@ -125,6 +126,7 @@ asan: $(FFI_TEST_LIB)
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 python3 tests/runner.py --drvm ./drvm-asan --no-jdk \
 	  --seeds 5 tests/races
 	ASAN_OPTIONS=detect_leaks=1 python3 tests/cli/check.py ./drvm-asan
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 python3 tests/robustness/run.py --drvm ./drvm-asan
 	ASAN_OPTIONS=detect_leaks=1 python3 tests/hunt_test.py ./drvm-asan
 	ASAN_OPTIONS=detect_leaks=1 python3 tests/racefuzzer/check.py ./drvm-asan
 	ASAN_OPTIONS=detect_leaks=1 python3 tests/hunting.py ./drvm-asan --seeds 2

@@ -50,7 +50,7 @@ static const char *const run_exit_text =
     "exit status:\n"
     "  0   the program ended normally (or the status given to System.exit)\n"
     "  1   an exception escaped main (other threads' do not count, as in java)\n"
-    "  2   usage error (bad command line, unreadable file)\n"
+    "  2   usage error (bad command line, a file it cannot read or write)\n"
     "  3   compile error\n"
     "  4   deadlock: threads remain and none can run (a thread dump is printed)\n"
     "  5   the --max-steps limit was reached\n"

@@ -269,7 +269,7 @@ void *dr_hunt_calloc(size_t n, size_t size) {
   void *p = calloc(n ? n : 1, size ? size : 1);
   if (!p) {
     fprintf(stderr, "drvm: out of memory (%zu elements of %zu bytes)\n", n, size);
-    exit(70); /* as dr_xrealloc */
+    exit(DRVM_EXIT_MEMORY); /* as dr_xrealloc */
   }
   return p;
 }

@@ -9,6 +9,7 @@
  *      most 0, 1, ... preemptions, up to one fewer than the best so far,
  *      stopping at the first execution that shows it.
  * The result is replayed once more before it is written. */
+#include <errno.h>
 #include <string.h>
 
 #include "../vm/buf.h"
@@ -30,6 +31,7 @@ typedef struct {
   DrBuf out, err;           /* the run under way's output */
   Finding want;
   uint64_t budget;          /* executions per preemption bound */
+  bool lost;                /* a better candidate could not be moved to OUT */
 } Min;
 
 static void cap_out(void *user, const char *t, size_t n) { dr_buf_append(&((Min *)user)->out, t, n); }
@@ -197,6 +199,14 @@ static bool search(Min *m, DrVM *from, uint64_t prefix_len, int bound, uint64_t 
   return found;
 }
 
+/* Moves the better candidate tmp to out (said if it cannot). */
+static void keep(Min *m, const char *tmp, const char *out) {
+  if (rename(tmp, out) != 0) {
+    fprintf(stderr, "drvm: cannot write %s: %s\n", out, strerror(errno));
+    m->lost = true;
+  }
+}
+
 static void describe(const Finding *f, DrBuf *b) {
   const char *sep = "";
   if (f->deadlock) dr_buf_append_str(b, "a deadlock"), sep = ", ";
@@ -216,7 +226,7 @@ static void shrink_prefix(Min *m, DrVM *orig, uint64_t total, const char *out, i
     char *tmp = dr_fmt("%s.try", out);
     bool ok = search(m, orig, mid, 0, 1, tmp, &p, &d);
     if (ok && (p < *best_p || (p == *best_p && d < *best_d))) {
-      rename(tmp, out);
+      keep(m, tmp, out);
       *best_p = p;
       *best_d = d;
     }
@@ -225,6 +235,24 @@ static void shrink_prefix(Min *m, DrVM *orig, uint64_t total, const char *out, i
     if (ok) hi = mid;
     else lo = mid + 1;
   }
+}
+
+/* Whether OUT.try, where each candidate is saved, can be written: checked
+ * before the search, since a candidate that cannot be saved looks like one
+ * that does not show the finding (the search then ran its whole budget,
+ * minutes, to say "as short as drvm can make it"). */
+static bool can_write(const char *out) {
+  char *tmp = dr_fmt("%s.try", out);
+  FILE *f = fopen(tmp, "w");
+  bool ok = f != NULL;
+  if (f) {
+    fclose(f);
+    remove(tmp);
+  } else {
+    fprintf(stderr, "drvm: cannot write %s: %s\n", tmp, strerror(errno));
+  }
+  free(tmp);
+  return ok;
 }
 
 int dr_minimize(const DrRunOpts *o, const char *rec, const char *text, size_t len, uint64_t seed) {
@@ -238,6 +266,10 @@ int dr_minimize(const DrRunOpts *o, const char *rec, const char *text, size_t le
   m.budget = 200000;
   const char *given = dr_ro_get(o, DR_RO_MINIMIZE);
   char *out = given && *given ? dr_strdup(given) : dr_fmt("%s.min.rec", rec);
+  if (!can_write(out)) {
+    free(out);
+    return DRVM_EXIT_USAGE;
+  }
   int p0;
   uint64_t d0;
   DrVM *orig = replay(&m, rec, &m.want, &p0, &d0);
@@ -258,7 +290,7 @@ int dr_minimize(const DrRunOpts *o, const char *rec, const char *text, size_t le
       char *tmp = dr_fmt("%s.try", out);
       bool ok = search(&m, NULL, 0, k, m.budget, tmp, &p, &d);
       if (ok && (p < best_p || (p == best_p && d < best_d))) {
-        rename(tmp, out);
+        keep(&m, tmp, out);
         best_p = p;
         best_d = d;
       }
@@ -266,7 +298,9 @@ int dr_minimize(const DrRunOpts *o, const char *rec, const char *text, size_t le
       free(tmp);
       if (ok) break;
     }
-    if (best_p == p0 && best_d == d0) {
+    if (m.lost) {
+      status = DRVM_EXIT_USAGE;
+    } else if (best_p == p0 && best_d == d0) {
       printf("drvm: no run with fewer preemptions or decisions shows it; %s is as short as drvm can make it\n", rec);
       status = 0;
     } else {

@@ -325,6 +325,7 @@ int dr_cmd_repl(int argc, char **argv) {
   challenge_check(&r);
   loop(&r);
   repl_input_done(&r);
+  bool failed = r.input_failed;
   free_session(&r);
-  return 0;
+  return failed ? DRVM_EXIT_USAGE : 0;
 }

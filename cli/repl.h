@@ -100,6 +100,7 @@ typedef struct Repl {
   bool color;
   int width;                /* of the terminal (scripts: 100) */
   bool quit;
+  bool input_failed;        /* the commands' input had a line without an end: exit status 2 */
   volatile sig_atomic_t *interrupted;
   struct Explore *explored; /* the last explore's outcomes and races (repl_explore.c) */
   int nexplores;            /* explores so far: each has its directory of witnesses */
@@ -184,7 +185,9 @@ void repl_cmd_hb(Repl *r, char **argv, int argc);
 void repl_event_short(const DrvmEvent *e, DrBuf *b);
 
 /* repl_input.c */
-/* The next command line (malloc'd), NULL at the end of input. */
+/* The next command line (malloc'd), NULL at the end of the input, or
+ * after a line longer than REPL_LINE_MAX (said; r->input_failed). */
+enum { REPL_LINE_MAX = 1 << 20 };
 char *repl_read_line(Repl *r, const char *prompt);
 void repl_input_init(Repl *r);
 void repl_input_done(Repl *r);

@@ -116,12 +116,32 @@ char *repl_read_line(Repl *r, const char *prompt) {
     free(line);
     return copy;
   }
+  /* a line has an end: an input without one (/dev/zero) is not commands,
+   * and reading it whole would take all memory */
   FILE *f = r->script ? r->script : stdin;
-  char *line = NULL;
-  size_t cap = 0;
-  if (getline(&line, &cap, f) < 0) {
+  size_t len = 0, cap = 256;
+  char *line = dr_xmalloc(cap);
+  int c;
+  while ((c = getc(f)) != EOF) {
+    if (len + 2 > cap) {
+      if (cap >= REPL_LINE_MAX) {
+        const char *script = dr_ro_get(&r->o, DR_RO_SCRIPT);
+        fprintf(stderr, "drvm: a line of %s is longer than %d bytes: it holds no commands\n",
+                script ? script : "standard input", REPL_LINE_MAX);
+        r->input_failed = true;
+        free(line);
+        return NULL;
+      }
+      cap *= 2;
+      line = dr_xrealloc(line, cap);
+    }
+    line[len++] = (char)c;
+    if (c == '\n') break;
+  }
+  if (!len) {
     free(line);
     return NULL;
   }
+  line[len] = '\0';
   return line;
 }

@@ -84,6 +84,7 @@ static int run_program(const DrRun *r, DrVM *vm, bool *restart, DrPredictions *p
   dr_predictions_collect(vm, predicted); /* before drvm_finish ends the detector */
   int status = drvm_finish(vm, &res);
   if (status < 0) return api_error(vm);
+  if (res.outcome == DRVM_OUTCOME_RACES) status = r->race_exit;
   if (r->tl) {
     dr_tl_finish(r->tl, vm, drvm_outcome_word(res.outcome));
     char err[600];
@@ -92,7 +93,6 @@ static int run_program(const DrRun *r, DrVM *vm, bool *restart, DrPredictions *p
       status = DRVM_EXIT_USAGE; /* the picture asked for is missing: that comes first */
     }
   }
-  if (res.outcome == DRVM_OUTCOME_RACES) status = r->race_exit;
   if (dr_stop_signal()) status = dr_stop_exit(); /* said before the seed line, which comes last */
   *restart = res.restart;
   return dr_run_report(r, vm, &res, status);

@@ -585,6 +585,23 @@ static void lex_char(DrLexer *lx, DrToken *t) {
 
 /* -------------------------------------------------------------- tokens */
 
+/* One character of a comment: its bytes must be UTF-8 too, as javac
+ * requires (each bad byte is an error, reported once; the error belongs
+ * to no token, so the next token is not marked as an error). */
+static void lex_comment_char(DrLexer *lx) {
+  if (*lx->p < 0x80) {
+    lex_bump(lx);
+    return;
+  }
+  int len;
+  if (lex_utf8(lx->p, lx->end, &len) < 0) {
+    bool tok_error = lx->tok_error;
+    lex_error(lx, lex_pos(lx), "unmappable character (0x%02X) for encoding UTF-8", (unsigned)*lx->p);
+    lx->tok_error = tok_error;
+  }
+  lex_bump_n(lx, len);
+}
+
 /* Skips white space and comments (an unclosed comment is reported). */
 static void lex_skip_space(DrLexer *lx) {
   for (;;) {
@@ -592,7 +609,7 @@ static void lex_skip_space(DrLexer *lx) {
     if (c == ' ' || c == '\t' || c == '\f' || c == '\n' || c == '\r') {
       lex_bump(lx);
     } else if (c == '/' && lex_at(lx, 1) == '/') {
-      while (lx->p < lx->end && *lx->p != '\n' && *lx->p != '\r') lex_bump(lx);
+      while (lx->p < lx->end && *lx->p != '\n' && *lx->p != '\r') lex_comment_char(lx);
     } else if (c == '/' && lex_at(lx, 1) == '*') {
       DrPos start = lex_pos(lx);
       lex_bump_n(lx, 2);
@@ -605,7 +622,7 @@ static void lex_skip_space(DrLexer *lx) {
           lex_bump_n(lx, 2);
           break;
         }
-        lex_bump(lx);
+        lex_comment_char(lx);
       }
     } else {
       return;

@@ -340,7 +340,7 @@ static bool parse_entries(Tape *t, FILE *f) {
     if (*end == '*') {
       char *e2;
       k = strtoull(end + 1, &e2, 10);
-      if (e2 == end + 1 || *e2 || k == 0) return false;
+      if (e2 == end + 1 || *e2 || k == 0 || errno || end[1] == '-') return false;
     } else if (*end) {
       return false;
     }
@@ -435,7 +435,11 @@ DrScheduler *dr_sched_replay_read(FILE *f, const char *path, const char *program
   Tape *t = dr_xcalloc(1, sizeof *t);
   t->path = dr_strdup(path);
   if (ok != 6 || !parse_entries(t, f)) {
-    snprintf(err, errsize, "%s is not a drvm schedule recording (drvm run --record FILE writes one)", path);
+    /* a directory opens, then fails to read */
+    if (ferror(f))
+      snprintf(err, errsize, "cannot read %s: %s", path, strerror(errno ? errno : EIO));
+    else
+      snprintf(err, errsize, "%s is not a drvm schedule recording (drvm run --record FILE writes one)", path);
     tape_destroy(&t->base);
     return NULL;
   }

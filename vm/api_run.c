@@ -380,9 +380,10 @@ static int finish_parts(DrVM *vm, int status) {
   a->nlisteners = 0;
   bool races = a->det_result.races > 0 && status == DR_EXIT_OK;
   if (races) status = DR_EXIT_RACES;
-  if (a->det_result.failed && status == DR_EXIT_OK) status = DR_EXIT_USAGE;
-  /* the trace asked for is lost: that comes before the races found */
-  if (a->trace_failed && (status == DR_EXIT_OK || races)) status = DR_EXIT_USAGE;
+  /* the trace, the JSON report or the pairs file asked for is lost: that
+   * comes before the races found (a script reading the report must not
+   * take exit status 66 for "the races are in the file") */
+  if ((a->det_result.failed || a->trace_failed) && (status == DR_EXIT_OK || races)) status = DR_EXIT_USAGE;
   /* a stopped replay is cut short, not diverged */
   bool stopped = vm->halting && vm->halt_outcome == DRVM_OUTCOME_INTERRUPTED;
   if (a->replay && !stopped && !dr_sched_replay_done(a->replay, vm)) status = DR_EXIT_REPLAY;

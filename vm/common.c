@@ -1,6 +1,7 @@
 /* Process-wide helpers with no VM state: allocation that cannot fail
  * silently, string duplication, whole-file reads, the panic path. */
 #include "common.h"
+#include "../include/drvm.h" /* DRVM_EXIT_MEMORY */
 
 #include <errno.h>
 #include <stdarg.h>
@@ -22,7 +23,7 @@ void *dr_xrealloc(void *p, size_t size) {
   void *q = realloc(p, size ? size : 1);
   if (!q) {
     fprintf(stderr, "drvm: out of memory (%zu bytes)\n", size);
-    exit(70);
+    exit(DRVM_EXIT_MEMORY);
   }
   return q;
 }

@@ -98,7 +98,7 @@ void *dr_xcalloc(size_t n, size_t size) {
   void *p = calloc(n ? n : 1, size ? size : 1);
   if (!p) {
     fprintf(stderr, "drvm: out of memory\n");
-    exit(70);
+    exit(DR_EXIT_MEMORY);
   }
   return p;
 }

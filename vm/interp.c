@@ -30,6 +30,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "natives.h" /* dr_field */
 #include "sched_iface.h"
 #include "opcodes.h"
 
@@ -1527,6 +1528,18 @@ handle_exception:
     if (e) {
       char buf[128];
       dr_flush_output(vm);
+      /* The handler could not print what escaped (System's initializer
+       * failed on a full heap, say: System.err is gone): it is said here,
+       * by name and message, before the JDK's line about the handler. */
+      const DrObj *first = th->nframes == 1 && th->frames[0].method == vm->uncaught_handler ? th->frames[0].regs[0].ref : NULL;
+      if (first) {
+        DrBuf b = {0};
+        const DrString *msg = (const DrString *)dr_field((DrObj *)first, "detailMessage")->ref;
+        if (msg) dr_buf_append_jstring(&b, msg);
+        fprintf(vm->err_file, "Exception in thread \"%s\" %s%s%s\n", dr_thread_name(vm, th, buf, sizeof buf),
+                first->cls->name, msg ? ": " : "", msg ? b.data : "");
+        free(b.data);
+      }
       fprintf(vm->err_file, "\nException: %s thrown from the UncaughtExceptionHandler in thread \"%s\"\n",
               e->cls->name, dr_thread_name(vm, th, buf, sizeof buf));
     }

@@ -16,7 +16,10 @@ static bool object_hash_code(DrVM *vm, DrValue *args, DrValue *ret) {
 
 static bool system_exit(DrVM *vm, DrValue *args, DrValue *ret) {
   (void)ret;
-  dr_halt(vm, args[0].i, DRVM_OUTCOME_EXIT);
+  /* the status the process exits with, as java's: the low 8 bits
+   * (a negative one, System.exit(-1), is 255; kept negative it read as
+   * the interpreter's "a decision is pending" and the run never ended) */
+  dr_halt(vm, args[0].i & 0xFF, DRVM_OUTCOME_EXIT);
   return false; /* the interpreter unwinds everything while halting */
 }
 
