@@ -305,8 +305,10 @@ have_shadow:;
   return true;
 }
 
-/* A static final read (DR_OPF_FINAL) where the scheduler does not stop at
- * every access is no access -- it can race with nothing -- except a
+/* A static final read (DR_OPF_FINAL), where the scheduler does not stop
+ * at every access and the detector answering inline (vm.h's DrFastCheck)
+ * is the only listener of accesses -- a trace or a timeline beside it sees
+ * every one -- is no access: it can race with nothing.  Except a
  * thread's first of its class once the class is initialized: that is its
  * use of the class, which the initialization happens-before (JLS 12.4.2),
  * and a detector joins the edge at it.  True: not the first, run it
@@ -665,7 +667,7 @@ static void interp_run(DrVM *vm) {
     unsigned f = dr_op_info[i].flags;                                         \
     hooked[i] = ((f & hook_ops) && !(f & DR_OPF_SYNC)) ? &&hook_pre : labels[i]; \
     if (hooked[i] != labels[i] && (f & (DR_OPF_READ | DR_OPF_WRITE)) && !(vm->sched_points & DR_SP_ACCESS)) \
-      hooked[i] = (f & DR_OPF_FINAL) ? &&final_read : access_labels[i];       \
+      hooked[i] = (f & DR_OPF_FINAL) && vm->fast.on ? &&final_read : access_labels[i]; \
     posted[i] = &&hook_post;                                                  \
   }
   BUILD_HOOKS();
@@ -1373,7 +1375,7 @@ hook_pre:
   /* before a READ/WRITE/CALL/RETURN/NEWOBJ instruction, hooks on */
   SAVE();
   if (!(vm->sched_points & DR_SP_ACCESS) && (dr_op_info[*ip].flags & (DR_OPF_READ | DR_OPF_WRITE))) {
-    if ((dr_op_info[*ip].flags & DR_OPF_FINAL) && final_seen(vm, th, ip)) RUN_OP();
+    if ((dr_op_info[*ip].flags & DR_OPF_FINAL) && vm->fast.on && final_seen(vm, th, ip)) RUN_OP();
     if (fast_same_epoch(vm, th, ip, R, vm->access_shape[*ip])) {
       th->granted_ip = NULL;
       RUN_OP();

@@ -46,9 +46,9 @@ enum {
   DR_OPF_QUICK = 1 << 9,   /* rewritten form installed by the VM; never emitted */
   DR_OPF_INIT = 1 << 10,   /* may trigger class initialization (names a class) */
   DR_OPF_NEWOBJ = 1 << 11, /* creates an object the program sees (a NEW event) */
-  /* a read that can race with nothing (a static final field's): an
-   * access, and an event, only where the scheduler stops at every access
-   * (so recorded schedules stay valid); else it runs unhooked */
+  /* a read that can race with nothing (a static final field's): skipped
+   * where only the inline-checking detector listens to accesses and the
+   * scheduler does not stop at each (interp.c's final_seen) */
   DR_OPF_FINAL = 1 << 12,
 };
 
