@@ -68,7 +68,6 @@ typedef struct {
   bool pending;            /* retired, its slot not given back yet (det_accordion.c) */
   size_t held_bytes;       /* ended: what retiring it gives back (counted in vm->gc_extra) */
   uint32_t tid;            /* the DrThread id holding the slot */
-  uint32_t base;           /* clocks before it are earlier holders' (0: the slot's first) */
   uint32_t last;           /* retired: its last clock */
   DrSlotGen *gens;         /* every holder, in order (kept across holders) */
   int ngens, gens_cap;

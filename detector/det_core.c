@@ -51,7 +51,6 @@ static uint32_t slot_new(DrDet *d, DrThread *th) {
   if (t->ngens == 1) dr_mem_add(&d->mem, sizeof(DrSlotGen) * (size_t)t->gens_cap);
   t->live = true;
   t->tid = id;
-  t->base = base;
   dr_vc_set(&t->C, slot, base + 1, &d->mem); /* C_t(t) = 1 initially, counted from the slot's base */
   d->mem.vcs_allocated++;
   d->tids[id].slot1 = slot + 1;

@@ -313,9 +313,7 @@ have_shadow:;
  * use of the class, which the initialization happens-before (JLS 12.4.2),
  * and a detector joins the edge at it.  True: not the first, run it
  * unhooked. */
-static bool final_seen(DrVM *vm, DrThread *th, const uint32_t *ip) {
-  uint32_t cid = ip[2];
-  if ((int)cid < th->final_seen_len && th->final_seen[cid]) return true;
+static bool final_first(DrVM *vm, DrThread *th, uint32_t cid) {
   if (vm->classes[cid]->init_state != DR_INIT_DONE) return false; /* the event comes once it is */
   if ((int)cid >= th->final_seen_len) {
     int n = vm->nclasses > (int)cid ? vm->nclasses : (int)cid + 1;
@@ -325,6 +323,14 @@ static bool final_seen(DrVM *vm, DrThread *th, const uint32_t *ip) {
   }
   th->final_seen[cid] = 1;
   return false;
+}
+
+/* ... and its test, in the access opcodes' dispatch: the common answer
+ * (seen) inline, the first read out of line */
+static DR_ALWAYS_INLINE bool final_seen(DrVM *vm, DrThread *th, const uint32_t *ip) {
+  uint32_t cid = ip[2];
+  if (DR_LIKELY((int)cid < th->final_seen_len && th->final_seen[cid])) return true;
+  return final_first(vm, th, cid);
 }
 
 /* An opcode's DR_SHAPE_* from its operand format and flags, for
