@@ -12,8 +12,6 @@
 
 typedef struct DrDet DrDet;
 
-#define DR_LEAF_CACHE 256
-
 /* A memory location as the papers model it. */
 typedef struct {
   DrObj *obj;              /* instance or array; NULL for a static */
@@ -54,12 +52,6 @@ typedef struct {
   uint64_t memo_pushes;
   int memo_nframes;
   uint32_t memo_parent;
-  /* direct-mapped cache of leaf contexts by (method, pc): most accesses
-   * repeat a position with the same callers and locks */
-  struct DrLeafCache {
-    const DrMethod *m;
-    uint32_t pc, parent, lockset, ctx;
-  } *leaf_cache;           /* DR_LEAF_CACHE entries, lazily */
   uint8_t *init_seen;      /* class ids whose initialization it has joined */
   int init_seen_len;
   bool live;
@@ -181,6 +173,14 @@ struct DrDet {
   bool filter;             /* --filter trade: the topological filter (det_filter.c) */
   bool accordion;          /* --clocks accordion (ops->slot_forget): slots reused (det_accordion.c) */
   uint32_t ctx_override;   /* nonzero: dr_det_ctx's answer (a filtered access applied later) */
+  /* by method id (lazily), per pc: the last context made there, with the
+   * callers' chain node and the lockset it was made for.  Most accesses
+   * repeat a position with the same callers and locks, whichever thread
+   * makes them: one lookup answers them (dr_det_ctx_at). */
+  struct DrSiteCtx {
+    uint32_t parent, lockset, ctx;
+  } **site_ctx;
+  int nsite_ctx;
   uint64_t seeded;         /* accesses applied from the filter's records */
   uint64_t retired;        /* ended threads whose clocks were freed */
   uint64_t slots_reused, scans, epochs_cleared; /* accordion clocks (det_accordion.c) */
@@ -303,6 +303,19 @@ void dr_det_filter_print_stats(DrDet *d, FILE *out);
 /* --- det_ctx.c --- */
 /* The context of the event e by its thread: its stack and locks. */
 uint32_t dr_det_ctx(DrDet *d, const DrEvent *e);
+/* ... of an access by th (slot t) at pc of m, its innermost bytecode
+ * frame's method: the common case (the same callers as at th's last
+ * context, and a context made at this position for them and these
+ * locks) inline, the rest in dr_det_ctx_make */
+uint32_t dr_det_ctx_make(DrDet *d, DrDetThread *t, const DrThread *th, const DrMethod *m, uint32_t pc);
+static inline uint32_t dr_det_ctx_at(DrDet *d, DrDetThread *t, const DrThread *th, const DrMethod *m, uint32_t pc) {
+  if (DR_LIKELY(th->pushes == t->memo_pushes && th->nframes == t->memo_nframes && m->id < d->nsite_ctx &&
+                d->site_ctx[m->id] && !d->ctx_override)) {
+    const struct DrSiteCtx *s = &d->site_ctx[m->id][pc];
+    if (s->ctx && s->parent == t->memo_parent && s->lockset == t->lockset) return s->ctx;
+  }
+  return dr_det_ctx_make(d, t, th, m, pc);
+}
 /* The lockset of thread t's held monitors (recomputed at sync events). */
 uint32_t dr_det_lockset_of(DrDet *d, const DrThread *t);
 uint32_t dr_det_lockset_intersect(DrDet *d, uint32_t a, uint32_t b);

@@ -166,7 +166,7 @@ static DrShadow *shadow_new(DrDet *d, uint32_t nslots) {
 }
 
 static size_t thread_bytes(const DrDetThread *t) {
-  return sizeof(uint32_t) * (t->C.cap + t->I.cap) + (t->leaf_cache ? DR_LEAF_CACHE * sizeof *t->leaf_cache : 0) +
+  return sizeof(uint32_t) * (t->C.cap + t->I.cap) +
          (sizeof(DrMethod *) + sizeof(uint32_t *) + sizeof(uint32_t)) * (size_t)t->chain_cap + (size_t)t->init_seen_len;
 }
 
@@ -176,13 +176,10 @@ void dr_det_thread_free(DrDet *d, DrDetThread *t) {
   free(t->chain_m);
   free(t->chain_ip);
   free(t->chain_node);
-  if (t->leaf_cache) dr_mem_sub(&d->mem, DR_LEAF_CACHE * sizeof *t->leaf_cache);
-  free(t->leaf_cache);
   free(t->init_seen);
   t->chain_m = NULL;
   t->chain_ip = NULL;
   t->chain_node = NULL;
-  t->leaf_cache = NULL;
   t->init_seen = NULL;
   t->nchain = t->chain_cap = t->init_seen_len = 0;
 }
@@ -422,6 +419,32 @@ static void det_event(DrListener *self, DrVM *vm, const DrEvent *e) {
     dr_det_publish(d, e->thread);
     if (e->other) dr_det_publish(d, e->other);
   }
+}
+
+/* vm.h's DrFastCheck.miss: an instance field or array element access the
+ * inline check did not answer, straight from the interpreter -- what
+ * det_event and on_access do for it, without building the event first
+ * and finding the slot again. */
+static bool det_fast_miss(DrListener *self, DrThread *th, DrObj *o, uint32_t idx, char *slot, bool write,
+                          DrMethod *m, uint32_t pc) {
+  DrDet *d = (DrDet *)self;
+  d->events++;
+  if (DR_UNLIKELY(d->disabled)) return true;
+  if (DR_UNLIKELY(th->fast_epoch == DR_FAST_NONE)) dr_det_publish(d, th);
+  uint32_t tid = th->fast_slot;
+  ASSERT(tid == dr_det_slot(d, th), "a published thread keeps its slot");
+  if (write) d->writes++;
+  else d->reads++;
+  const DrShadow *sh = o->shadow;
+  if (DR_UNLIKELY(sh->raced) && !d->opt.all_races && d->ops->stop_at_race && (sh->raced[idx / 8] >> (idx % 8) & 1)) {
+    d->suppressed++;
+    return true;
+  }
+  DrEvent e = {.kind = write ? DR_EV_WRITE : DR_EV_READ, .thread = th, .obj = o, .cls = o->cls,
+               .field = (int32_t)idx, .method = m, .pc = pc};
+  DrLoc loc = {o, o->cls, (int32_t)idx, false, (o->cls->flags & DR_CLS_ARRAY) != 0};
+  d->ops->access(d, tid, slot, &loc, &e, write);
+  return true;
 }
 
 void dr_det_publish(DrDet *d, DrThread *th) {
@@ -689,6 +712,7 @@ DrListener *dr_detector_new(DrVM *vm, const DrDetectorOptions *o, DrDetectorResu
         .shared_off = ops->fast_shared_off,
         .vec_off = (uint32_t)offsetof(DrCtxVC, vc.c),
         .vec_len_off = (uint32_t)offsetof(DrCtxVC, vc.n),
+        .miss = det_fast_miss,
     };
   }
   if (d->filter && !ops->lock_edges) dr_det_filter_enable(d); /* they take every access from the start */

@@ -94,10 +94,24 @@ static uint32_t caller_chain(DrDet *d, DrDetThread *t, const DrThread *th, int l
   return parent;
 }
 
-uint32_t dr_det_ctx(DrDet *d, const DrEvent *e) {
+static struct DrSiteCtx *site_of(DrDet *d, const DrMethod *m, uint32_t pc) {
+  if (m->id >= d->nsite_ctx) {
+    int n = d->nsite_ctx ? d->nsite_ctx : 64;
+    while (n <= m->id) n *= 2;
+    d->site_ctx = dr_xrealloc(d->site_ctx, sizeof *d->site_ctx * (size_t)n);
+    memset(d->site_ctx + d->nsite_ctx, 0, sizeof *d->site_ctx * (size_t)(n - d->nsite_ctx));
+    dr_mem_add(&d->mem, sizeof *d->site_ctx * (size_t)(n - d->nsite_ctx));
+    d->nsite_ctx = n;
+  }
+  if (!d->site_ctx[m->id]) {
+    d->site_ctx[m->id] = dr_xcalloc((size_t)m->code_len, sizeof **d->site_ctx);
+    dr_mem_add(&d->mem, sizeof **d->site_ctx * (size_t)m->code_len);
+  }
+  return &d->site_ctx[m->id][pc];
+}
+
+uint32_t dr_det_ctx_make(DrDet *d, DrDetThread *t, const DrThread *th, const DrMethod *m, uint32_t pc) {
   if (d->ctx_override) return d->ctx_override;
-  const DrThread *th = e->thread;
-  DrDetThread *t = dr_det_thread_of(d, th);
   uint32_t parent;
   if (th->pushes == t->memo_pushes && th->nframes == t->memo_nframes) {
     /* no frame pushed and as many as then: the same caller frames */
@@ -111,21 +125,19 @@ uint32_t dr_det_ctx(DrDet *d, const DrEvent *e) {
     t->memo_nframes = th->nframes;
     t->memo_parent = parent;
   }
-  if (!t->leaf_cache) {
-    t->leaf_cache = dr_xcalloc(DR_LEAF_CACHE, sizeof *t->leaf_cache);
-    dr_mem_add(&d->mem, DR_LEAF_CACHE * sizeof *t->leaf_cache);
-  }
-  uint32_t mid = e->method ? (uint32_t)e->method->id + 1 : 0;
-  uint32_t h = mid * 0x9E3779B1u ^ e->pc * 0x85EBCA6Bu;
-  struct DrLeafCache *c = &t->leaf_cache[(h ^ h >> 16) & (DR_LEAF_CACHE - 1)];
-  if (c->ctx && c->m == e->method && c->pc == e->pc && c->parent == parent && c->lockset == t->lockset) return c->ctx;
-  uint32_t ctx = node_intern(d, parent, mid, e->pc, t->lockset);
-  c->m = e->method;
-  c->pc = e->pc;
-  c->parent = parent;
-  c->lockset = t->lockset;
-  c->ctx = ctx;
+  if (!m) return node_intern(d, parent, 0, pc, t->lockset);
+  struct DrSiteCtx *s = site_of(d, m, pc);
+  if (s->ctx && s->parent == parent && s->lockset == t->lockset) return s->ctx;
+  uint32_t ctx = node_intern(d, parent, (uint32_t)m->id + 1, pc, t->lockset);
+  *s = (struct DrSiteCtx){parent, t->lockset, ctx};
   return ctx;
+}
+
+uint32_t dr_det_ctx(DrDet *d, const DrEvent *e) {
+  if (d->ctx_override) return d->ctx_override;
+  const DrThread *th = e->thread;
+  DrDetThread *t = dr_det_thread_of(d, th);
+  return e->method ? dr_det_ctx_at(d, t, th, e->method, e->pc) : dr_det_ctx_make(d, t, th, NULL, e->pc);
 }
 
 uint32_t dr_det_ctx_lockset(const DrDet *d, uint32_t ctx) { return ctx < d->nnodes ? d->nodes[ctx].lockset : 0; }
@@ -297,6 +309,8 @@ const char *dr_det_lockset_text(const DrDet *d, uint32_t ls) {
 void dr_det_ctx_free(DrDet *d) {
   free(d->nodes);
   free(d->node_hash);
+  for (int i = 0; i < d->nsite_ctx; i++) free(d->site_ctx[i]);
+  free(d->site_ctx);
   for (uint32_t i = 0; i < d->nlocksets; i++) free(d->locksets[i].text);
   free(d->locksets);
   for (uint32_t i = 0; i < d->nlock_keys; i++) free(d->lock_names[i]);

@@ -34,6 +34,11 @@ static const char *const ft_rule_names[FT__RULES] = {
 static bool r_shared(const FtSlot *s) { return (s->R & FT_SHARED_BIT) != 0; }
 static DrCtxVC *r_vc(const FtSlot *s) { return (DrCtxVC *)(uintptr_t)(s->R & ~FT_SHARED_BIT); }
 
+/* the access's context; t's slot is tid */
+static uint32_t ctx_of(DrDet *d, uint32_t tid, const DrEvent *e) {
+  return e->method ? dr_det_ctx_at(d, &d->threads[tid], e->thread, e->method, e->pc) : dr_det_ctx(d, e);
+}
+
 static DrAccess epoch_access(DrEpoch e, uint32_t ctx, bool write) {
   DrAccess a = {write, dr_epoch_tid(e), ctx, dr_epoch_clock(e)};
   return a;
@@ -45,7 +50,7 @@ static DrAccess epoch_access(DrEpoch e, uint32_t ctx, bool write) {
 static void race(DrDet *d, const DrLoc *loc, const DrEvent *e, uint32_t tid, bool write, DrAccess prev,
                  const DrVC *C) {
   const DrVC *H = &d->threads[tid].C;
-  DrAccess cur = {write, tid, dr_det_ctx(d, e), dr_vc_get(H, tid)};
+  DrAccess cur = {write, tid, ctx_of(d, tid, e), dr_vc_get(H, tid)};
   bool predicted = C != H && prev.clock <= dr_vc_get(H, prev.tid);
   /* relaxed WCP orders no critical sections: mutual exclusion is its lockset test */
   if (predicted && d->opt.relaxed &&
@@ -78,14 +83,14 @@ static void ft_read(DrDet *d, uint32_t tid, FtSlot *s, const DrLoc *loc, const D
     /* [FT READ SHARED] */
     d->rule[FT_READ_SHARED]++;
     check_write_epoch(d, s, C, loc, e, tid, false);
-    dr_cvc_set(d, rv, tid, dr_epoch_clock(E), dr_det_ctx(d, e));
+    dr_cvc_set(d, rv, tid, dr_epoch_clock(E), ctx_of(d, tid, e));
     return;
   }
   if (dr_epoch_leq(s->R, C)) { /* [FT READ EXCLUSIVE] */
     d->rule[FT_READ_EXCLUSIVE]++;
     check_write_epoch(d, s, C, loc, e, tid, false);
     s->R = E;
-    s->rctx = dr_det_ctx(d, e);
+    s->rctx = ctx_of(d, tid, e);
     return;
   }
   /* [FT READ SHARE]: R_x becomes a vector clock holding the old epoch and E(t) */
@@ -93,7 +98,7 @@ static void ft_read(DrDet *d, uint32_t tid, FtSlot *s, const DrLoc *loc, const D
   check_write_epoch(d, s, C, loc, e, tid, false);
   DrCtxVC *rv = dr_cvc_new(d);
   dr_cvc_set(d, rv, dr_epoch_tid(s->R), dr_epoch_clock(s->R), s->rctx);
-  dr_cvc_set(d, rv, tid, dr_epoch_clock(E), dr_det_ctx(d, e));
+  dr_cvc_set(d, rv, tid, dr_epoch_clock(E), ctx_of(d, tid, e));
   s->R = (uint64_t)(uintptr_t)rv | FT_SHARED_BIT;
   s->rctx = 0;
 }
@@ -120,7 +125,7 @@ static void ft_write(DrDet *d, uint32_t tid, FtSlot *s, const DrLoc *loc, const 
     s->rctx = 0;
   }
   s->W = E;
-  s->wctx = dr_det_ctx(d, e);
+  s->wctx = ctx_of(d, tid, e);
 }
 
 void dr_ft_access_against(DrDet *d, uint32_t tid, void *slot, const DrLoc *loc, const DrEvent *e, bool write,

@@ -220,12 +220,28 @@ static void trace_instruction(DrVM *vm, const DrFrame *fr, const uint32_t *ip) {
 
 static bool is_user(const DrMethod *m) { return m && !(m->owner->flags & DR_CLS_BUILTIN); }
 
+/* A miss of the inline check, handed to its owner directly (vm.h's
+ * DrFastCheck.miss) where the access cannot fail: the object is not null
+ * and the index in bounds (the slot exists), and a reference stored into
+ * an array is checked for ArrayStoreException only on the generic path.
+ * Accesses in library methods are no events, and with the filter on the
+ * generic path decides what escapes. */
+static DR_ALWAYS_INLINE bool fast_miss(DrVM *vm, DrThread *th, const DrFrame *fr, const uint32_t *ip, const DrObj *o,
+                                       uint32_t idx, const char *slot, bool write, int shape) {
+  if (!vm->fast.miss || !o || vm->esc_on || !is_user(fr->method)) return false;
+  if (shape == DR_SHAPE_ARRAY_STORE && o->cls->elem_kind == DR_K_REF) return false;
+  ((DrFrame *)fr)->ip = (uint32_t *)ip; /* SAVE(): a report reads the stack */
+  return vm->fast.miss(vm->fast.owner, th, (DrObj *)o, idx, (char *)slot, write, fr->method,
+                       (uint32_t)(ip - fr->method->code));
+}
+
 /* The inline same-epoch check (vm.h's DrFastCheck) before an instance
  * field or array element access of the given operand shape (a constant
- * where the caller knows the opcode).  A reference store while the
- * filter is on is not answered here: it may publish what it stores. */
-static DR_ALWAYS_INLINE bool fast_same_epoch(DrVM *vm, const DrThread *th, const uint32_t *ip, const DrValue *R,
-                                             int shape) {
+ * where the caller knows the opcode), and its miss.  A reference store
+ * while the filter is on is not answered here: it may publish what it
+ * stores. */
+static DR_ALWAYS_INLINE bool fast_same_epoch(DrVM *vm, DrThread *th, const DrFrame *fr, const uint32_t *ip,
+                                             const DrValue *R, int shape) {
   const DrObj *o = NULL;
   const char *sh;
   uint32_t idx;
@@ -293,14 +309,15 @@ have_shadow:;
     vm->fast.hits[write]++;
     return true;
   }
-  if (write) return false;
+  if (write) return fast_miss(vm, th, fr, ip, o, idx, slot, true, shape);
   memcpy(&w, slot + vm->fast.shared_off, sizeof w);
-  if (!(w & vm->fast.shared_bit)) return false;
+  if (!(w & vm->fast.shared_bit)) return fast_miss(vm, th, fr, ip, o, idx, slot, false, shape);
   const char *v = (const char *)(uintptr_t)(w & ~vm->fast.shared_bit);
   const uint32_t *c;
   memcpy(&n, v + vm->fast.vec_len_off, sizeof n);
   memcpy(&c, v + vm->fast.vec_off, sizeof c);
-  if (th->fast_slot >= n || c[th->fast_slot] != (uint32_t)th->fast_epoch) return false;
+  if (th->fast_slot >= n || c[th->fast_slot] != (uint32_t)th->fast_epoch)
+    return fast_miss(vm, th, fr, ip, o, idx, slot, false, shape);
   vm->fast.hits[2]++;
   return true;
 }
@@ -1382,7 +1399,7 @@ hook_pre:
   SAVE();
   if (!(vm->sched_points & DR_SP_ACCESS) && (dr_op_info[*ip].flags & (DR_OPF_READ | DR_OPF_WRITE))) {
     if ((dr_op_info[*ip].flags & DR_OPF_FINAL) && vm->fast.on && final_seen(vm, th, ip)) RUN_OP();
-    if (fast_same_epoch(vm, th, ip, R, vm->access_shape[*ip])) {
+    if (fast_same_epoch(vm, th, fr, ip, R, vm->access_shape[*ip])) {
       th->granted_ip = NULL;
       RUN_OP();
     }
@@ -1408,7 +1425,7 @@ final_read:
 
 #define DR_OP_ACCESS_HOOK(name, fmt, flags)                                   \
   H_##name:                                                                   \
-  if (fast_same_epoch(vm, th, ip, R, DR_SHAPE_OF(fmt, flags))) {              \
+  if (fast_same_epoch(vm, th, fr, ip, R, DR_SHAPE_OF(fmt, flags))) {          \
     th->granted_ip = NULL;                                                    \
     goto L_##name;                                                            \
   }                                                                           \

@@ -130,6 +130,16 @@ typedef struct {
   uint32_t shared_off;     /* in a slot, the word that may so point */
   uint32_t vec_off, vec_len_off;
   uint64_t hits[3];        /* reads, writes, reads through a clock vector answered inline */
+  /* Optional: the owner takes an instance field or array element access
+   * of a program method that the check did not answer, straight from the
+   * interpreter: at that point the access cannot fail (the object is not
+   * null, the index is in bounds, no ArrayStoreException) and no other
+   * listener wants it, so building the event and dispatching it would be
+   * all the generic path adds.  slot is the location's slot in the shadow.
+   * The owner must do all the event would have done; false: it did
+   * nothing, the event goes the generic way. */
+  bool (*miss)(DrListener *owner, struct DrThread *th, DrObj *o, uint32_t idx, char *slot, bool write,
+               DrMethod *m, uint32_t pc);
 } DrFastCheck;
 
 typedef struct DrVM {
