@@ -60,6 +60,32 @@ static uint32_t node_intern(DrDet *d, uint32_t parent, uint32_t method, uint32_t
   return d->nnodes - 1;
 }
 
+static struct DrSiteCtx *site_of(DrDet *d, const DrMethod *m, uint32_t pc) {
+  if (m->id >= d->nsite_ctx) {
+    int n = d->nsite_ctx ? d->nsite_ctx : 64;
+    while (n <= m->id) n *= 2;
+    d->site_ctx = dr_xrealloc(d->site_ctx, sizeof *d->site_ctx * (size_t)n);
+    memset(d->site_ctx + d->nsite_ctx, 0, sizeof *d->site_ctx * (size_t)(n - d->nsite_ctx));
+    dr_mem_add(&d->mem, sizeof *d->site_ctx * (size_t)(n - d->nsite_ctx));
+    d->nsite_ctx = n;
+  }
+  if (!d->site_ctx[m->id]) {
+    d->site_ctx[m->id] = dr_xcalloc((size_t)m->code_len, sizeof **d->site_ctx);
+    dr_mem_add(&d->mem, sizeof **d->site_ctx * (size_t)m->code_len);
+  }
+  return &d->site_ctx[m->id][pc];
+}
+
+/* node_intern's answer through the site table: the same (callers,
+ * locks) at a position as the last time there is one load away */
+static uint32_t site_intern(DrDet *d, uint32_t parent, const DrMethod *m, uint32_t pc, uint32_t lockset) {
+  struct DrSiteCtx *s = site_of(d, m, pc);
+  if (s->ctx && s->parent == parent && s->lockset == lockset) return s->ctx;
+  uint32_t ctx = node_intern(d, parent, (uint32_t)m->id + 1, pc, lockset);
+  *s = (struct DrSiteCtx){parent, lockset, ctx};
+  return ctx;
+}
+
 static bool frame_shown(const DrFrame *f) {
   return f->ip && !(f->method->flags & DR_M_NATIVE) && !(f->method->owner->flags & DR_CLS_BUILTIN);
 }
@@ -78,7 +104,7 @@ static uint32_t caller_chain(DrDet *d, DrDetThread *t, const DrThread *th, int l
   for (; i < leaf; i++) {
     const DrFrame *f = &th->frames[i];
     if (frame_shown(f))
-      parent = node_intern(d, parent, (uint32_t)f->method->id + 1, (uint32_t)(f->ip - f->method->code), 0);
+      parent = site_intern(d, parent, f->method, (uint32_t)(f->ip - f->method->code), 0);
     if (t->nchain == t->chain_cap) {
       int cap = t->chain_cap ? t->chain_cap * 2 : 16;
       t->chain_m = dr_xrealloc(t->chain_m, sizeof(DrMethod *) * (size_t)cap);
@@ -92,22 +118,6 @@ static uint32_t caller_chain(DrDet *d, DrDetThread *t, const DrThread *th, int l
     t->nchain++;
   }
   return parent;
-}
-
-static struct DrSiteCtx *site_of(DrDet *d, const DrMethod *m, uint32_t pc) {
-  if (m->id >= d->nsite_ctx) {
-    int n = d->nsite_ctx ? d->nsite_ctx : 64;
-    while (n <= m->id) n *= 2;
-    d->site_ctx = dr_xrealloc(d->site_ctx, sizeof *d->site_ctx * (size_t)n);
-    memset(d->site_ctx + d->nsite_ctx, 0, sizeof *d->site_ctx * (size_t)(n - d->nsite_ctx));
-    dr_mem_add(&d->mem, sizeof *d->site_ctx * (size_t)(n - d->nsite_ctx));
-    d->nsite_ctx = n;
-  }
-  if (!d->site_ctx[m->id]) {
-    d->site_ctx[m->id] = dr_xcalloc((size_t)m->code_len, sizeof **d->site_ctx);
-    dr_mem_add(&d->mem, sizeof **d->site_ctx * (size_t)m->code_len);
-  }
-  return &d->site_ctx[m->id][pc];
 }
 
 uint32_t dr_det_ctx_make(DrDet *d, DrDetThread *t, const DrThread *th, const DrMethod *m, uint32_t pc) {
@@ -125,12 +135,7 @@ uint32_t dr_det_ctx_make(DrDet *d, DrDetThread *t, const DrThread *th, const DrM
     t->memo_nframes = th->nframes;
     t->memo_parent = parent;
   }
-  if (!m) return node_intern(d, parent, 0, pc, t->lockset);
-  struct DrSiteCtx *s = site_of(d, m, pc);
-  if (s->ctx && s->parent == parent && s->lockset == t->lockset) return s->ctx;
-  uint32_t ctx = node_intern(d, parent, (uint32_t)m->id + 1, pc, t->lockset);
-  *s = (struct DrSiteCtx){parent, t->lockset, ctx};
-  return ctx;
+  return m ? site_intern(d, parent, m, pc, t->lockset) : node_intern(d, parent, 0, pc, t->lockset);
 }
 
 uint32_t dr_det_ctx(DrDet *d, const DrEvent *e) {

@@ -14,9 +14,15 @@ the same exit status, the same standard output and the same standard
 error -- every race report with both accesses' stacks, the threads and
 clocks named in its explanation, the summary, the race ids of
 `--report json` -- except the rerun command, which names the options.
-The variants must also say (--stats) that the filter filtered something
-and that some clock slot was reused, on at least one program each, so the
-test cannot pass with either switched off.
+Under ft, one more variant runs with a trace beside the detector
+(`--clocks grow --trace=/dev/null`): a second listener of accesses turns
+the interpreter's inline check and its direct misses off (vm.h's
+DrFastCheck), so every access reaches ft as an event -- the plain run,
+answered mostly inline, must agree with it.
+The variants must also say (--stats) that the filter filtered something,
+that some clock slot was reused and that the plain runs answered accesses
+inline, on at least one program each, so the test cannot pass with any of
+them switched off.
 
 Exit status 0 when every pair agrees, 1 otherwise.  Python 3 only.
 """
@@ -37,10 +43,13 @@ ACCORDION = ("ft", "djit", "basicvc")
 SCHEDS = ("native", "random")
 # (name, options): the plain run's options come first
 VARIANTS = {"plain": [], "filter": ["--filter", "trade"], "accordion": ["--clocks", "accordion"],
-            "both": ["--filter", "trade", "--clocks", "accordion"]}
+            "both": ["--filter", "trade", "--clocks", "accordion"],
+            "events": ["--clocks", "grow", "--trace=/dev/null"]}
 
 
 def variants(det):
+    if det == "ft":
+        return ("filter", "accordion", "both", "events")
     return ("filter", "accordion", "both") if det in ACCORDION else ("filter",)
 
 
@@ -69,7 +78,7 @@ def run(drvm, prog, det, sched, seed, variant, tmp):
            "--report", "json=" + report] + opts + ["--stats", prog]
     p = subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True, timeout=300)
     err = p.stderr.decode("utf-8", "replace")
-    stats = (stat(err, "accesses filtered"), stat(err, "clock slots reused"))
+    stats = (stat(err, "accesses filtered"), stat(err, "clock slots reused"), stat(err, "answered inline"))
     # drop the --stats block (its header and its indented lines) for the comparison
     kept, skipping = [], False
     for line in err.split("\n"):
@@ -81,7 +90,7 @@ def run(drvm, prog, det, sched, seed, variant, tmp):
         skipping = False
         kept.append(line)
     err = "\n".join(kept)
-    for o in (" --filter trade", " --clocks accordion", " --clocks grow"):
+    for o in (" --filter trade", " --clocks accordion", " --clocks grow", " --trace=/dev/null"):
         err = err.replace(o, "")
     ids = []
     if os.path.exists(report):
@@ -109,11 +118,13 @@ def check(drvm, prog, det, sched, seed, tmp):
             problems.append("%s: race ids differ: %s / %s" % (w, a[3], b[3]))
         elif a[2] != b[2]:
             problems.append("%s: standard error differs" % w)
-        if v != "accordion":
+        if v in ("filter", "both"):
             filtered += b[4][0]
-        if v != "filter":
+        if v in ("accordion", "both"):
             reused += b[4][1]
-    return problems, filtered, reused, len(a[3]), len(variants(det))
+        if v == "events" and b[4][2]:
+            problems.append("%s: %d accesses answered inline beside a trace" % (w, b[4][2]))
+    return problems, filtered, reused, len(a[3]), len(variants(det)), a[4][2]
 
 
 def main():
@@ -125,9 +136,10 @@ def main():
     args = ap.parse_args()
     progs = programs(args)
     jobs = [(p, d, s, seed) for p in progs for d in DETECTORS for s in SCHEDS for seed in range(1, args.seeds + 1)]
-    problems, filtered, reused, races, pairs = [], 0, 0, 0, 0
+    problems, filtered, reused, races, pairs, inline = [], 0, 0, 0, 0, 0
     with tempfile.TemporaryDirectory() as tmp, concurrent.futures.ThreadPoolExecutor(args.jobs) as ex:
-        for probs, f, r, n, k in ex.map(lambda j: check(args.drvm, j[0], j[1], j[2], j[3], tmp), jobs):
+        for probs, f, r, n, k, i in ex.map(lambda j: check(args.drvm, j[0], j[1], j[2], j[3], tmp), jobs):
+            inline += i
             problems += probs
             filtered += f
             reused += r
@@ -136,13 +148,18 @@ def main():
     for p in problems:
         print("FAIL " + p)
     print("trade: %d programs x %d detectors x %d schedulers x %d seeds: %d run pairs (filter, accordion clocks, "
-          "both); %d races reported; %d accesses filtered; %d clock slots reused; %d differences"
-          % (len(progs), len(DETECTORS), len(SCHEDS), args.seeds, pairs, races, filtered, reused, len(problems)))
+          "both; ft beside a trace); %d races reported; %d accesses filtered; %d clock slots reused; %d accesses "
+          "answered inline; %d differences"
+          % (len(progs), len(DETECTORS), len(SCHEDS), args.seeds, pairs, races, filtered, reused, inline,
+             len(problems)))
     if filtered == 0:
         print("FAIL the filter filtered no access at all: is it switched on?")
         return 1
     if reused == 0:
         print("FAIL no clock slot was ever reused: are accordion clocks switched on?")
+        return 1
+    if inline == 0:
+        print("FAIL ft answered no access inline: is the interpreter's inline check switched on?")
         return 1
     return 1 if problems else 0
 
