@@ -52,6 +52,10 @@ typedef struct DrEvent {
   DrMethod *callee;        /* CALL / RETURN: the method entered or left */
   struct DrThread *other;  /* FORK / JOIN / INTERRUPT: the other thread */
   int64_t arg;             /* SLEEP / WAIT / JOIN: milliseconds (0 = none); RETURN: unwound */
+  /* WRITE / VWRITE of a reference field, static or array element: the
+   * reference stored (NULL: null, or not a reference) -- what publishes an
+   * object to other threads (the topological filter, escape.h) */
+  DrObj *stored;
 } DrEvent;
 
 /* A listener: receives the events it asks for after they took effect.

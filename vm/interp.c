@@ -359,16 +359,6 @@ static DR_ALWAYS_INLINE bool final_seen(DrVM *vm, DrThread *th, const uint32_t *
    : ((fmt)[1] == 'f' || (fmt)[2] == 'f') ? (((flags) & DR_OPF_WRITE) ? DR_SHAPE_FIELD_PUT : DR_SHAPE_FIELD_GET) \
    : (((flags) & DR_OPF_WRITE) ? DR_SHAPE_ARRAY_STORE : DR_SHAPE_ARRAY_LOAD))
 
-/* The reference an access about to execute stores, if it stores one. */
-static DrObj *stored_ref(const DrVM *vm, const DrEvent *ev, const uint32_t *ip, const DrValue *R) {
-  switch (vm->access_shape[ip[0]]) {
-  case DR_SHAPE_FIELD_PUT: return ev->cls->field_is_ref[ev->field] ? R[ip[3]].ref : NULL;
-  case DR_SHAPE_STATIC_PUT: return ev->cls->static_is_ref[ev->field] ? R[ip[3]].ref : NULL;
-  case DR_SHAPE_ARRAY_STORE: return ev->cls->elem_kind == DR_K_REF ? R[ip[3]].ref : NULL;
-  default: return NULL;
-  }
-}
-
 /* The topological filter (escape.h) at a decoded access about to
  * execute: a reference stored into a global location publishes what it
  * references.  True if the access is to an object local to th: it is
@@ -382,7 +372,7 @@ static bool esc_filter(DrVM *vm, DrThread *th, const DrEvent *ev, const uint32_t
     if (v && !dr_instance_of(v, ev->cls->elem_class)) return false; /* ArrayStoreException: no access, no event */
   }
   if (ev->is_static || !dr_obj_owner(ev->obj)) {
-    DrObj *v = write ? stored_ref(vm, ev, ip, R) : NULL;
+    DrObj *v = write ? ev->stored : NULL;
     if (v && dr_obj_owner(v)) dr_esc_publish(vm, v);
     return false;
   }
@@ -498,6 +488,7 @@ static bool access_now(DrVM *vm, DrThread *th, const DrFrame *fr, const uint32_t
   ev.thread = th;
   ev.method = fr->method;
   ev.pc = (uint32_t)(ip - fr->method->code);
+  ev.stored = ev.kind == DR_EV_WRITE ? dr_access_stored(&ev, ip, R) : NULL;
   if (vm->esc_on && esc_filter(vm, th, &ev, ip, R, user)) return true;
   if (!user) return true;
   ev.callee = NULL;
@@ -562,7 +553,8 @@ static void emit_unwind(DrVM *vm, DrThread *th, DrFrame *fr) {
   dr_emit_event(vm, &ev);
 }
 
-static void emit_access(DrVM *vm, DrThread *th, DrEventKind kind, DrObj *o, DrClass *c, int32_t field, bool is_static) {
+static void emit_access(DrVM *vm, DrThread *th, DrEventKind kind, DrObj *o, DrClass *c, int32_t field, bool is_static,
+                        DrObj *stored) {
   if (!is_user(th->frames[th->nframes - 1].method)) return;
   DrEvent ev;
   dr_event_at(&ev, kind, th);
@@ -570,6 +562,7 @@ static void emit_access(DrVM *vm, DrThread *th, DrEventKind kind, DrObj *o, DrCl
   ev.cls = o ? o->cls : c;
   ev.field = field;
   ev.is_static = is_static;
+  ev.stored = stored;
   dr_emit_event(vm, &ev);
 }
 
@@ -1099,7 +1092,7 @@ run_op:
     SYNC_POINT();
     int32_t slot = (int32_t)A3;
     R[A1] = o->fields[slot];
-    if (DR_UNLIKELY(dr_listening(vm, DR_EV_VREAD))) emit_access(vm, th, DR_EV_VREAD, &o->hdr, NULL, slot, false);
+    if (DR_UNLIKELY(dr_listening(vm, DR_EV_VREAD))) emit_access(vm, th, DR_EV_VREAD, &o->hdr, NULL, slot, false, NULL);
     NEXT(4);
   }
   CASE(PUTFIELD_V) {
@@ -1108,7 +1101,9 @@ run_op:
     SYNC_POINT();
     o->fields[A2] = R[A3];
     if (DR_UNLIKELY(vm->esc_on) && !dr_obj_owner(&o->hdr) && o->hdr.cls->field_is_ref[A2]) dr_esc_publish(vm, R[A3].ref);
-    if (DR_UNLIKELY(dr_listening(vm, DR_EV_VWRITE))) emit_access(vm, th, DR_EV_VWRITE, &o->hdr, NULL, (int32_t)A2, false);
+    if (DR_UNLIKELY(dr_listening(vm, DR_EV_VWRITE)))
+      emit_access(vm, th, DR_EV_VWRITE, &o->hdr, NULL, (int32_t)A2, false,
+                  o->hdr.cls->field_is_ref[A2] ? R[A3].ref : NULL);
     NEXT(4);
   }
   CASE(GETSTATIC_V) {
@@ -1117,7 +1112,7 @@ run_op:
     SYNC_POINT();
     int32_t slot = (int32_t)A3;
     R[A1] = c->statics[slot];
-    if (DR_UNLIKELY(dr_listening(vm, DR_EV_VREAD))) emit_access(vm, th, DR_EV_VREAD, NULL, c, slot, true);
+    if (DR_UNLIKELY(dr_listening(vm, DR_EV_VREAD))) emit_access(vm, th, DR_EV_VREAD, NULL, c, slot, true, NULL);
     NEXT(4);
   }
   CASE(PUTSTATIC_V) {
@@ -1126,7 +1121,8 @@ run_op:
     SYNC_POINT();
     c->statics[A2] = R[A3];
     if (DR_UNLIKELY(vm->esc_on) && c->static_is_ref[A2]) dr_esc_publish(vm, R[A3].ref);
-    if (DR_UNLIKELY(dr_listening(vm, DR_EV_VWRITE))) emit_access(vm, th, DR_EV_VWRITE, NULL, c, (int32_t)A2, true);
+    if (DR_UNLIKELY(dr_listening(vm, DR_EV_VWRITE)))
+      emit_access(vm, th, DR_EV_VWRITE, NULL, c, (int32_t)A2, true, c->static_is_ref[A2] ? R[A3].ref : NULL);
     NEXT(4);
   }
   CASE(CLASSLOCK) {

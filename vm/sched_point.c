@@ -152,6 +152,15 @@ void dr_decode_access(DrVM *vm, const uint32_t *ip, const DrValue *R, DrEvent *e
     ev->field = R[load ? ip[3] : ip[2]].i;
   }
   if (ev->obj) ev->cls = ev->obj->cls;
+  ev->stored = write ? dr_access_stored(ev, ip, R) : NULL;
+}
+
+DrObj *dr_access_stored(const DrEvent *ev, const uint32_t *ip, const DrValue *R) {
+  if (!ev->cls) return NULL;
+  bool ref = ev->is_static                        ? ev->cls->static_is_ref[ev->field]
+             : (ev->cls->flags & DR_CLS_ARRAY) != 0 ? ev->cls->elem_kind == DR_K_REF
+                                                  : ev->cls->field_is_ref[ev->field];
+  return ref ? R[ip[3]].ref : NULL; /* a write's value is its third operand (PUT*, ASTORE_*) */
 }
 
 DrEventKind dr_sched_pending_kind(DrVM *vm, const DrThread *t) {

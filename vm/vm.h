@@ -409,6 +409,9 @@ static inline void dr_emit_event(DrVM *vm, const DrEvent *e) {
 /* Fills kind, obj, cls, field and is_static of an access instruction's
  * event (ev zeroed by the caller). */
 void dr_decode_access(DrVM *vm, const uint32_t *ip, const DrValue *R, DrEvent *ev);
+/* The reference the write ev (kind, cls, field, is_static filled) about
+ * to execute at ip stores, if it stores one (DrEvent.stored). */
+DrObj *dr_access_stored(const DrEvent *ev, const uint32_t *ip, const DrValue *R);
 /* Fills the position fields of e from t's innermost bytecode frame. */
 void dr_event_at(DrEvent *e, DrEventKind kind, DrThread *t);
 void dr_add_listener(DrVM *vm, DrListener *l);

@@ -244,9 +244,59 @@ static void test_rng(DrCheck *t) {
   CHECK(t, dr_sched_create("nonesuch", &(DrSchedOptions){.seed = 1, .noise = -1}) == NULL);
 }
 
+/* A write's event carries the reference it stores: what publishes an
+ * object to other threads (DrEvent.stored). */
+typedef struct {
+  DrListener base;
+  DrBuf text;
+} Stores;
+
+static void stores_event(DrListener *self, DrVM *vm, const DrEvent *e) {
+  (void)vm;
+  Stores *st = (Stores *)self;
+  if (e->kind != DR_EV_WRITE && e->kind != DR_EV_VWRITE) return;
+  char a[64], b[64];
+  dr_buf_printf(&st->text, "%s%s:%s ", e->kind == DR_EV_VWRITE ? "v" : "", dr_class_display_name(e->cls, a, sizeof a),
+                e->stored ? dr_class_display_name(e->stored->cls, b, sizeof b) : "-");
+}
+
+static void test_stored_reference(DrCheck *t) {
+  static const char *const prog = "public class Main {\n"
+                                  "  static Box s; static volatile Box v;\n"
+                                  "  public static void main(String[] a) {\n"
+                                  "    Box b = new Box(); Holder h = new Holder(); Object[] arr = new Object[2];\n"
+                                  "    h.box = b; h.n = 3; h.box = null; arr[1] = b; arr[0] = \"x\"; s = b; v = b;\n"
+                                  "    int[] ia = new int[1]; ia[0] = 5;\n"
+                                  "  }\n"
+                                  "}\n"
+                                  "class Box { }\n"
+                                  "class Holder { Box box; int n; }\n";
+  DrVM vm;
+  dr_vm_init(&vm);
+  vm.source_name = "t.dl";
+  DrClass *m = compile_text(&vm, prog, "t.dl");
+  CHECK(t, m != NULL);
+  if (!m) return;
+  Stores st;
+  memset(&st, 0, sizeof st);
+  st.base.name = "stores";
+  st.base.event = stores_event;
+  dr_add_listener(&vm, &st.base);
+  int status;
+  free(run(&vm, m, &status));
+  CHECK(t, status == 0);
+  const char *want = "Holder:Box Holder:- Holder:- Object[]:Box Object[]:String Main:Box vMain:Box int[]:- ";
+  CHECK(t, st.text.data && strcmp(st.text.data, want) == 0);
+  if (st.text.data && strcmp(st.text.data, want) != 0) fprintf(stderr, "  writes seen: %s\n", st.text.data);
+  free(st.text.data);
+  vm.listeners = NULL;
+  dr_vm_free(&vm);
+}
+
 int main(void) {
   DrCheck t = {0, 0};
   test_scripted(&t);
+  test_stored_reference(&t);
   test_two_vms_same_seed(&t);
   test_prefix_replay(&t);
   test_rng(&t);
