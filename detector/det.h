@@ -170,6 +170,8 @@ struct DrDet {
    * single-threaded program runs at full speed.  Eraser and hybrid take
    * them all: their first owner of a location is part of their states. */
   bool alone;
+  bool fast_owner;         /* it answers the interpreter's inline check (vm.h's DrFastCheck) */
+  int shadow_user;         /* its index among the VM's per-object state users (vm/shadow.c) */
   bool filter;             /* --filter trade: the topological filter (det_filter.c) */
   bool accordion;          /* --clocks accordion (ops->slot_forget): slots reused (det_accordion.c) */
   uint32_t ctx_override;   /* nonzero: dr_det_ctx's answer (a filtered access applied later) */
@@ -278,7 +280,7 @@ DrShadow *dr_det_shadow(DrDet *d, DrObj *o);
 bool dr_det_raced(const DrDet *d, const DrLoc *loc);
 void dr_det_mark_raced(DrDet *d, const DrLoc *loc);
 /* The shadow of an object, or NULL if it has none yet. */
-static inline const DrShadow *dr_det_obj_shadow(const DrObj *o) { return o ? (const DrShadow *)o->shadow : NULL; }
+DrShadow *dr_det_obj_shadow(const DrDet *d, const DrObj *o);
 
 /* An object's shadow with its slots. */
 DrShadow *dr_det_shadow_slots(DrDet *d, DrObj *o);

@@ -104,7 +104,7 @@ void dr_det_accordion_gc_end(void *ctx) {
   s.dead = dr_xcalloc(n, 1);
   s.still = dr_xcalloc(n, 1);
   for (uint32_t u = 0; u < n; u++) s.dead[u] = d->threads[u].pending;
-  for (DrObj *o = d->vm->objects; o; o = o->gc_next) scan_shadow(d, o->shadow, &s);
+  for (DrObj *o = d->vm->objects; o; o = o->gc_next) scan_shadow(d, dr_det_obj_shadow(d, o), &s);
   for (int i = 0; i < d->nstatics; i++) scan_shadow(d, d->statics[i], &s);
   /* given back highest first, so the lowest is taken first: clocks stay short */
   for (uint32_t u = n; u-- > 0;) {

@@ -54,7 +54,7 @@ static uint32_t slot_new(DrDet *d, DrThread *th) {
   dr_vc_set(&t->C, slot, base + 1, &d->mem); /* C_t(t) = 1 initially, counted from the slot's base */
   d->mem.vcs_allocated++;
   d->tids[id].slot1 = slot + 1;
-  if (d->filter || d->ops->fast) dr_det_publish(d, th);
+  if (d->filter || d->fast_owner) dr_det_publish(d, th);
   return slot;
 }
 
@@ -224,17 +224,22 @@ static void shadow_delete(DrDet *d, DrShadow *sh) {
 }
 
 /* The GC frees an object: its shadow goes with it. */
-static void shadow_free_hook(void *ctx, DrObj *o) {
-  shadow_delete((DrDet *)ctx, o->shadow);
-  o->shadow = NULL;
+static void shadow_free_hook(void *ctx, void *state) { shadow_delete((DrDet *)ctx, state); }
+
+DrShadow *dr_det_obj_shadow(const DrDet *d, const DrObj *o) {
+  return o ? dr_shadow_get(d->vm, o, d->shadow_user) : NULL;
 }
 
 /* An object's shadow without its slots (a lock's clocks, an array's
  * allocation site): most objects are never accessed by two threads, and
  * a big array allocated while main runs alone must not cost its slots. */
 static inline DrShadow *obj_shadow(DrDet *d, DrObj *o) {
-  if (!o->shadow) o->shadow = shadow_new(d, 0);
-  return o->shadow;
+  DrShadow *sh = dr_shadow_get(d->vm, o, d->shadow_user);
+  if (!sh) {
+    sh = shadow_new(d, 0);
+    dr_shadow_set(d->vm, o, d->shadow_user, sh);
+  }
+  return sh;
 }
 
 DrShadow *dr_det_shadow(DrDet *d, DrObj *o) { return obj_shadow(d, o); }
@@ -249,12 +254,12 @@ static DrShadow *shadow_grow(DrDet *d, DrObj *o) {
   sh->nslots = n;
   dr_mem_sub(&d->mem, shadow_bytes(d, 0));
   free(old);
-  o->shadow = sh;
+  dr_shadow_set(d->vm, o, d->shadow_user, sh);
   return sh;
 }
 
 static DR_ALWAYS_INLINE DrShadow *obj_shadow_slots(DrDet *d, DrObj *o) {
-  DrShadow *sh = o->shadow;
+  DrShadow *sh = dr_shadow_get(d->vm, o, d->shadow_user);
   if (DR_UNLIKELY(!sh || sh->nslots == 0)) sh = shadow_grow(d, o);
   return sh;
 }
@@ -274,7 +279,7 @@ static DrShadow *static_shadow(DrDet *d, DrClass *c) {
     /* the inline check reads it there (a thread whose word matches has
      * accessed the class's statics in its epoch: it joined the class's
      * initialization then) */
-    if (d->ops->fast) c->shadow = d->statics[c->id];
+    if (d->fast_owner) c->shadow = d->statics[c->id];
   }
   return d->statics[c->id];
 }
@@ -285,7 +290,7 @@ static DR_ALWAYS_INLINE DrShadow *loc_shadow(DrDet *d, const DrLoc *loc) {
 
 bool dr_det_raced(const DrDet *d, const DrLoc *loc) {
   const DrShadow *sh = loc->is_static ? (loc->cls->id < d->nstatics ? d->statics[loc->cls->id] : NULL)
-                                      : (const DrShadow *)loc->obj->shadow;
+                                      : dr_det_obj_shadow(d, loc->obj);
   return sh && sh->raced && (sh->raced[loc->index / 8] >> (loc->index % 8) & 1);
 }
 
@@ -415,7 +420,7 @@ static void det_event(DrListener *self, DrVM *vm, const DrEvent *e) {
     return;
   }
   on_sync(d, e, tid);
-  if (d->filter || d->ops->fast) { /* the threads' epochs and locksets changed */
+  if (d->filter || d->fast_owner) { /* the threads' epochs and locksets changed */
     dr_det_publish(d, e->thread);
     if (e->other) dr_det_publish(d, e->other);
   }
@@ -435,7 +440,7 @@ static bool det_fast_miss(DrListener *self, DrThread *th, DrObj *o, uint32_t idx
   ASSERT(tid == dr_det_slot(d, th), "a published thread keeps its slot");
   if (write) d->writes++;
   else d->reads++;
-  const DrShadow *sh = o->shadow;
+  const DrShadow *sh = o->shadow; /* the inline check's owner: the only user (vm/shadow.c) */
   if (DR_UNLIKELY(sh->raced) && !d->opt.all_races && d->ops->stop_at_race && (sh->raced[idx / 8] >> (idx % 8) & 1)) {
     d->suppressed++;
     return true;
@@ -451,10 +456,16 @@ void dr_det_publish(DrDet *d, DrThread *th) {
   uint32_t tid = dr_det_slot(d, th);
   const DrDetThread *t = &d->threads[tid];
   ASSERT(t->live && t->tid == (uint32_t)th->id, "a thread's words come from its state");
-  th->fast_slot = tid;
-  th->esc_epoch = dr_vc_get(&t->C, tid);
-  th->esc_lockset = t->lockset;
-  if (d->ops->fast) th->fast_epoch = dr_vc_epoch(&t->C, tid);
+  /* the thread's words belong to the filter's detector and the inline
+   * check's: another detector beside them keeps its own */
+  if (d->filter) {
+    th->esc_epoch = dr_vc_get(&t->C, tid);
+    th->esc_lockset = t->lockset;
+  }
+  if (d->fast_owner) {
+    th->fast_slot = tid;
+    th->fast_epoch = dr_vc_epoch(&t->C, tid);
+  }
 }
 
 static void on_sync(DrDet *d, const DrEvent *e, uint32_t tid) {
@@ -587,21 +598,23 @@ static void det_free(DrDet *d) {
   /* what it still counts goes with it, whatever the frees below subtract */
   d->mem.total = NULL;
   vm->ext_bytes -= d->mem.bytes < vm->ext_bytes ? d->mem.bytes : vm->ext_bytes;
-  if (d->filter) dr_esc_enable(vm, NULL);
-  if (d->ops->fast) {
+  if (d->filter) {
+    dr_esc_enable(vm, NULL);
+    vm->esc_claimed = false;
+  }
+  if (d->fast_owner) {
     vm->fast.on = false;
     vm->fast.owner = NULL;
     for (int i = 0; i < vm->nall_threads; i++) vm->all_threads[i]->fast_epoch = DR_FAST_NONE;
   }
   for (DrObj *o = vm->objects; o; o = o->gc_next) {
-    shadow_delete(d, o->shadow);
-    o->shadow = NULL;
+    shadow_delete(d, dr_shadow_get(vm, o, d->shadow_user));
+    dr_shadow_set(vm, o, d->shadow_user, NULL);
   }
-  vm->shadow_free = NULL;
-  vm->shadow_gc_end = NULL;
-  vm->shadow_ctx = NULL;
+  dr_shadow_remove(vm, d->shadow_user);
   for (int i = 0; i < d->nstatics; i++) shadow_delete(d, d->statics[i]);
-  for (int i = 0; i < vm->nclasses; i++) vm->classes[i]->shadow = NULL;
+  if (d->fast_owner)
+    for (int i = 0; i < vm->nclasses; i++) vm->classes[i]->shadow = NULL;
   free(d->statics);
   for (int i = 0; i < d->ninit; i++) dr_vc_delete(d->init_clocks[i], &d->mem);
   free(d->init_clocks);
@@ -626,8 +639,10 @@ static void det_finish(DrListener *self, DrVM *vm) {
   (void)vm;
   if (d->ops->finish) d->ops->finish(d);
   /* the accesses the interpreter answered inline were the detector's too */
-  d->reads += d->vm->fast.hits[0] + d->vm->fast.hits[2];
-  d->writes += d->vm->fast.hits[1];
+  if (d->fast_owner) {
+    d->reads += d->vm->fast.hits[0] + d->vm->fast.hits[2];
+    d->writes += d->vm->fast.hits[1];
+  }
   dr_flush_output(d->vm);
   dr_det_report_finish(d);
   if (d->opt.stats) print_stats(d);
@@ -682,6 +697,16 @@ DrListener *dr_detector_new(DrVM *vm, const DrDetectorOptions *o, DrDetectorResu
     snprintf(err, errsize, "--potential-races needs --detector hybrid or wcp");
     return NULL;
   }
+  bool filter = o->filter == DR_FILTER_TRADE;
+  if (vm->esc_claimed || (filter && vm->nshadow_users)) {
+    snprintf(err, errsize, "--filter trade works with one detector at a time: it hides local objects' accesses from the others");
+    return NULL;
+  }
+  DrShadowUser user = {.free = shadow_free_hook};
+  if (vm->nshadow_users == DR_SHADOW_USERS) {
+    snprintf(err, errsize, "at most %d detectors can run at once", DR_SHADOW_USERS);
+    return NULL;
+  }
   DrDet *d = dr_xcalloc(1, sizeof *d);
   d->vm = vm;
   d->mem.total = &vm->ext_bytes; /* counts toward --max-memory */
@@ -699,8 +724,10 @@ DrListener *dr_detector_new(DrVM *vm, const DrDetectorOptions *o, DrDetectorResu
     d->base.events &= ~(DR_EV_BIT(DR_EV_READ) | DR_EV_BIT(DR_EV_WRITE));
   }
   if (ops->priv_size) d->priv = dr_xcalloc(1, ops->priv_size);
-  d->filter = o->filter == DR_FILTER_TRADE;
-  if (ops->fast) {
+  d->filter = filter;
+  vm->esc_claimed = filter;
+  if (ops->fast && !vm->fast.owner) { /* the first that can: it answers for itself alone */
+    d->fast_owner = true;
     vm->fast = (DrFastCheck){
         .owner = &d->base, /* on once added, if no other listener wants accesses */
         .nslots_off = (uint32_t)offsetof(DrShadow, nslots),
@@ -716,10 +743,10 @@ DrListener *dr_detector_new(DrVM *vm, const DrDetectorOptions *o, DrDetectorResu
     };
   }
   if (d->filter && !ops->lock_edges) dr_det_filter_enable(d); /* they take every access from the start */
-  vm->shadow_free = shadow_free_hook;
   d->accordion = ops->slot_forget && o->clocks != DR_CLOCKS_GROW;
-  vm->shadow_gc_end = d->accordion ? dr_det_accordion_gc_end : NULL;
-  vm->shadow_ctx = d;
+  user.gc_end = d->accordion ? dr_det_accordion_gc_end : NULL;
+  user.ctx = d;
+  d->shadow_user = dr_shadow_add(vm, &user);
   if (vm->nall_threads) dr_det_slot(d, vm->all_threads[0]);
   return &d->base;
 }
@@ -779,7 +806,7 @@ bool dr_reg_det_explain(DrListener *l, DrVM *vm, DrObj *obj, DrClass *cls, int32
   (void)vm;
   DrDet *d = as_det(l);
   if (!d || !d->ops->explain || tid < 0) return false;
-  const DrShadow *sh = is_static ? (cls->id < d->nstatics ? d->statics[cls->id] : NULL) : (const DrShadow *)obj->shadow;
+  const DrShadow *sh = is_static ? (cls->id < d->nstatics ? d->statics[cls->id] : NULL) : dr_det_obj_shadow(d, obj);
   if (!sh || index < 0 || (uint32_t)index >= sh->nslots) {
     dr_buf_append_str(out, "no access to it has been seen yet: nothing to be ordered with");
     return true;

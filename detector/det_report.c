@@ -191,7 +191,7 @@ void dr_det_race(DrDet *d, const DrLoc *loc, const DrEvent *e, DrAccess cur, DrA
   thread_block(d, cur.tid, &b);
   if (prev.tid != cur.tid) thread_block(d, prev.tid, &b);
   if (loc->is_array) {
-    const DrShadow *sh = dr_det_obj_shadow(loc->obj);
+    const DrShadow *sh = dr_det_obj_shadow(d, loc->obj);
     char an[300];
     dr_buf_printf(&b, "Array %s allocated at:\n", dr_obj_name(loc->obj, an, sizeof an));
     dr_det_ctx_stack(d, sh ? sh->alloc_ctx : 0, &b);
@@ -242,7 +242,7 @@ void dr_det_race(DrDet *d, const DrLoc *loc, const DrEvent *e, DrAccess cur, DrA
     r.obj_name = dr_strdup(dr_obj_name(loc->obj, on, sizeof on));
   }
   if (loc->is_array) {
-    const DrShadow *sh = dr_det_obj_shadow(loc->obj);
+    const DrShadow *sh = dr_det_obj_shadow(d, loc->obj);
     DrBuf as = {0};
     dr_det_ctx_pos(d, sh ? sh->alloc_ctx : 0, &as, NULL);
     r.alloc_site = buf_str(&as);

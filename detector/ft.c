@@ -151,7 +151,7 @@ static void pct_line(FILE *out, const char *name, uint64_t n, uint64_t of, const
 }
 
 void dr_ft_print_stats(DrDet *d, FILE *out) {
-  const uint64_t *inline_hits = d->ops->fast ? d->vm->fast.hits : (const uint64_t[3]){0, 0, 0};
+  const uint64_t *inline_hits = d->fast_owner ? d->vm->fast.hits : (const uint64_t[3]){0, 0, 0};
   for (int i = 0; i < FT__RULES; i++) {
     uint64_t n = d->rule[i] + (i == FT_READ_SAME_EPOCH          ? inline_hits[0]
                                : i == FT_WRITE_SAME_EPOCH       ? inline_hits[1]
@@ -160,7 +160,7 @@ void dr_ft_print_stats(DrDet *d, FILE *out) {
     pct_line(out, ft_rule_names[i], n, i < FT_WRITE_SAME_EPOCH ? d->reads : d->writes,
              i < FT_WRITE_SAME_EPOCH ? "reads" : "writes");
   }
-  if (d->ops->fast)
+  if (d->fast_owner)
     pct_line(out, "answered inline", inline_hits[0] + inline_hits[1] + inline_hits[2], d->reads + d->writes,
              "accesses");
 }

@@ -199,7 +199,7 @@ static void gc_free_monitor(DrMonitor *m) {
 /* What a dying object holds outside the heap: a detector's shadow, the
  * filter's record, its monitor. */
 static void gc_release(DrVM *vm, DrObj *o) {
-  if (o->shadow && vm->shadow_free) vm->shadow_free(vm->shadow_ctx, o);
+  if (o->shadow) dr_shadow_release(vm, o);
   if (o->local) dr_esc_free(vm, o);
   gc_free_monitor(o->monitor);
 }
@@ -251,7 +251,7 @@ void dr_gc_collect(DrVM *vm) {
     }
   }
   vm->bytes_allocated = live;
-  if (vm->shadow_gc_end) vm->shadow_gc_end(vm->shadow_ctx);
+  dr_shadow_gc_end(vm);
   /* what stays outside the heap counts as live, or it would start the
    * next collection at once */
   size_t keep = live + vm->gc_extra;

@@ -17,7 +17,7 @@ const DrEventInfo dr_event_info[DR_EV__COUNT] = {
  * detector shows every one). */
 static void fast_update(DrVM *vm) {
   const uint32_t acc = DR_EV_BIT(DR_EV_READ) | DR_EV_BIT(DR_EV_WRITE);
-  bool alone = vm->fast.owner != NULL;
+  bool alone = vm->fast.owner != NULL && !vm->shadow_multi; /* it reads DrObj.shadow as its own */
   for (DrListener *l = vm->listeners; l && alone; l = l->next)
     if (l != vm->fast.owner && (!l->events || (l->events & acc))) alone = false;
   vm->fast.on = alone;

@@ -142,6 +142,21 @@ typedef struct {
                DrMethod *m, uint32_t pc);
 } DrFastCheck;
 
+/* A listener that keeps state beside each object (a detector's shadow).
+ * Several may at once: with one, DrObj.shadow is its state itself (what
+ * the interpreter's inline check reads); from the second on, DrObj.shadow
+ * points to one state per user (vm/shadow.c). */
+#define DR_SHADOW_USERS 4
+typedef struct {
+  bool used;
+  /* the object holding state died (the GC frees it): free the state */
+  void (*free)(void *ctx, void *state);
+  /* after each collection, once the dead objects' states are gone: where
+   * a detector looks over what is left (accordion clocks).  May be NULL. */
+  void (*gc_end)(void *ctx);
+  void *ctx;
+} DrShadowUser;
+
 typedef struct DrVM {
   /* the loaded program; ids are indices, assigned in load order */
   DrClass **classes;
@@ -226,13 +241,11 @@ typedef struct DrVM {
   DrListener *listeners;
   uint32_t listen_mask;    /* DR_EV_BIT()s some listener receives */
   uint32_t hooks_gen;      /* bumped when a listener changes its events */
-  /* Frees an object's detector state (DrObj.shadow) when the GC frees
-   * the object; set by whoever attaches shadows. */
-  void (*shadow_free)(void *ctx, DrObj *o);
-  /* After each collection, once the dead objects' shadows are gone: where
-   * a detector looks over what is left (accordion clocks).  May be NULL. */
-  void (*shadow_gc_end)(void *ctx);
-  void *shadow_ctx;
+  /* who keeps state beside objects (DrObj.shadow): vm/shadow.c */
+  DrShadowUser shadow_users[DR_SHADOW_USERS];
+  int nshadow_users;       /* registered now */
+  int shadow_solo;         /* with one: its index, whose state DrObj.shadow is itself */
+  bool shadow_multi;       /* DrObj.shadow is a DrShadowSet (more than one user) */
   unsigned sched_points;   /* the scheduler's DR_SP_* */
   bool hooks;              /* listeners or extra points: the interpreter's hooked dispatch */
   uint64_t sched_decisions;/* scheduling points passed */
@@ -259,6 +272,7 @@ typedef struct DrVM {
   DrFastCheck fast;        /* the inline same-epoch check (above) */
   /* the topological filter (escape.h) */
   bool esc_on;
+  bool esc_claimed;        /* a detector uses it: no other may run beside (it would miss local objects) */
   DrEscSink esc_sink;
   DrEscStats esc_stats;
   char run_end;
@@ -279,6 +293,21 @@ typedef struct DrVM {
 
   int lib_str_ids[3];      /* 1 + vm->strings index of "", "false", "true"; 0 = not yet */
 } DrVM;
+
+/* --- per-object state of listeners (shadow.c) --- */
+/* Registers a user; its index, or -1 when DR_SHADOW_USERS are. */
+int dr_shadow_add(DrVM *vm, const DrShadowUser *u);
+/* ... and takes it back, once it has freed every state it set. */
+void dr_shadow_remove(DrVM *vm, int user);
+static inline void *dr_shadow_get(const DrVM *vm, const DrObj *o, int user) {
+  if (DR_LIKELY(!vm->shadow_multi)) return o->shadow;
+  return o->shadow ? ((void *const *)o->shadow)[user] : NULL;
+}
+void dr_shadow_set(DrVM *vm, DrObj *o, int user, void *state);
+/* o dies: its users free their states (gc.c) */
+void dr_shadow_release(DrVM *vm, DrObj *o);
+/* a collection ended (gc.c) */
+void dr_shadow_gc_end(DrVM *vm);
 
 /* --- lifecycle (vm.c) --- */
 void dr_vm_init(DrVM *vm);

@@ -425,10 +425,9 @@ typedef FtSlot FtSlotView;
 #define FT_SHARED ((uint64_t)1 << 63)
 
 static FtSlotView *ft_slot(Fx *f, DrObj *o, int field) {
-  DrShadow *sh = o->shadow;
+  DrShadow *sh = dr_det_obj_shadow(f->d, o);
   if (!sh || dr_ft_ops.slot_size != sizeof(FtSlotView)) return NULL;
   return (FtSlotView *)(DR_SHADOW_SLOTS(sh) + dr_ft_ops.slot_size * (size_t)field);
-  (void)f;
 }
 
 static DrCtxVC *ft_rvc(const FtSlotView *s) {
@@ -1006,7 +1005,7 @@ static void test_detector_new(DrCheck *t) {
     CHECK(t, !(l->events & DR_EV_BIT(DR_EV_READ)) && !(l->events & DR_EV_BIT(DR_EV_WRITE)) &&
                  (l->events & DR_EV_BIT(DR_EV_FORK)) && (l->events & DR_EV_BIT(DR_EV_JOIN)) &&
                  (l->events & DR_EV_BIT(DR_EV_INIT)) && (l->events & DR_EV_BIT(DR_EV_WAKE)));
-    CHECK(t, vm.shadow_free != NULL && vm.shadow_ctx == l);
+    CHECK(t, vm.nshadow_users == 1 && vm.shadow_users[vm.shadow_solo].ctx == (void *)l && !vm.shadow_multi);
     DrDet *d = (DrDet *)l;
     /* a thread takes its clock slot when first heard of: main the first */
     DrThread mth;
@@ -1019,7 +1018,7 @@ static void test_detector_new(DrCheck *t) {
     l->finish(l, &vm);
     if (null) fclose(null);
     vm.err_file = stderr;
-    CHECK(t, vm.shadow_free == NULL);
+    CHECK(t, vm.nshadow_users == 0);
     CHECK(t, r.races == 0 && !r.failed);
   }
   dr_vm_free(&vm);
@@ -1486,6 +1485,105 @@ static void test_eraser_handoff(DrCheck *t) {
   }
 }
 
+/* Several detectors at once, each with its own state beside every object
+ * (vm/shadow.c): each reports what it reports alone, the GC frees every
+ * one's state of a dead object, and the VM goes back to one state per
+ * object when they finish.  A program with races on a field, an array
+ * element and a static, and garbage both threads touch. */
+static const char *const two_det_prog =
+    "public class Main {\n"
+    "  static int hits;\n"
+    "  public static void main(String[] a) throws Exception {\n"
+    "    Box b = new Box(); int[] arr = new int[4];\n"
+    "    Thread t1 = new Thread(new W(b, arr)), t2 = new Thread(new W(b, arr));\n"
+    "    t1.start(); t2.start(); t1.join(); t2.join();\n"
+    "    System.out.println(b.n > 0);\n"
+    "  }\n"
+    "}\n"
+    "class Box { int n; Box next; int[] junk; }\n"
+    "class W implements Runnable {\n"
+    "  Box b; int[] arr;\n"
+    "  W(Box b, int[] arr) { this.b = b; this.arr = arr; }\n"
+    "  public void run() {\n"
+    "    for (int i = 0; i < 3000; i++) {\n"
+    "      b.n++; arr[i % 4]++; Main.hits++;\n"
+    "      Box g = new Box(); g.n = i; b.next = g; g.next = b.next; g.junk = new int[512]; g.junk[1] = i;\n"
+    "    }\n"
+    "  }\n"
+    "}\n";
+
+static int races_with(DrCheck *t, const char *const *names, int n, int *races) {
+  DrVM vm;
+  dr_vm_init(&vm);
+  vm.source_name = "t.dl";
+  DrClass *m = compile_text(&vm, two_det_prog, "t.dl");
+  CHECK(t, m != NULL);
+  if (!m) return -1;
+  DrDetectorResult res[4];
+  DrListener *l[4];
+  for (int i = 0; i < n; i++) {
+    DrDetectorOptions o;
+    memset(&o, 0, sizeof o);
+    o.name = names[i];
+    char err[200];
+    l[i] = dr_detector_new(&vm, &o, &res[i], err, sizeof err);
+    CHECK(t, l[i] != NULL);
+    if (!l[i]) return -1;
+    dr_add_listener(&vm, l[i]);
+  }
+  CHECK(t, vm.nshadow_users == n && vm.shadow_multi == (n > 1));
+  CHECK(t, n == 1 || !vm.fast.on); /* it reads DrObj.shadow as ft's own */
+  DrSchedOptions so = {.seed = 3, .noise = -1};
+  dr_vm_set_scheduler(&vm, dr_sched_create("random", &so), 0);
+  int status;
+  free(run_captured_io(&vm, m, &status, true));
+  uint64_t gcs = vm.gc_count;
+  FILE *null = fopen("/dev/null", "w"); /* the summaries (run_captured_io closed its file) */
+  vm.err_file = vm.out_file = null ? null : stderr;
+  dr_finish_listeners(&vm);
+  if (null) fclose(null);
+  vm.err_file = stderr;
+  vm.out_file = stdout;
+  CHECK(t, vm.nshadow_users == 0 && !vm.shadow_multi);
+  for (DrObj *o = vm.objects; o; o = o->gc_next) CHECK(t, o->shadow == NULL);
+  for (int i = 0; i < n; i++) races[i] = res[i].races;
+  vm.sched->destroy(vm.sched);
+  dr_vm_set_scheduler(&vm, NULL, 0);
+  dr_vm_free(&vm);
+  return (int)gcs;
+}
+
+static void test_two_detectors(DrCheck *t) {
+  const char *const names[] = {"ft", "djit", "eraser", "basicvc"};
+  int alone[4], together[4];
+  for (int i = 0; i < 4; i++) races_with(t, &names[i], 1, &alone[i]);
+  int gcs = races_with(t, names, 4, together);
+  CHECK(t, gcs > 0); /* dead objects' states were freed in sets */
+  for (int i = 0; i < 4; i++) {
+    /* Box.n, Box.next, int[] and Main.hits */
+    CHECK(t, alone[i] == 4 && together[i] == alone[i]);
+    if (together[i] != alone[i]) fprintf(stderr, "  %s: %d races alone, %d beside others\n", names[i], alone[i], together[i]);
+  }
+  /* the filter hides local objects' accesses from every detector but its own */
+  DrVM vm;
+  dr_vm_init(&vm);
+  DrDetectorOptions o;
+  memset(&o, 0, sizeof o);
+  DrDetectorResult r1, r2;
+  char err[200];
+  o.name = "ft";
+  DrListener *a = dr_detector_new(&vm, &o, &r1, err, sizeof err);
+  o.name = "djit";
+  o.filter = DR_FILTER_TRADE;
+  CHECK(t, a && dr_detector_new(&vm, &o, &r2, err, sizeof err) == NULL && strstr(err, "one detector at a time"));
+  FILE *null = fopen("/dev/null", "w");
+  if (null) vm.err_file = null;
+  if (a) a->finish(a, &vm);
+  if (null) fclose(null);
+  vm.err_file = stderr;
+  dr_vm_free(&vm);
+}
+
 int main(void) {
   DrCheck t = {0, 0};
   test_vc_basics(&t);
@@ -1495,6 +1593,7 @@ int main(void) {
   test_json_checker(&t);
   test_stat_of(&t);
   test_detector_new(&t);
+  test_two_detectors(&t);
   test_sequences(&t);
   test_ft_state(&t);
   test_all_races(&t);
