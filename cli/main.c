@@ -1,5 +1,7 @@
 /* The drvm command line: which command runs.  drvm is a host of its own
  * library (include/drvm.h) like any other. */
+#include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "../include/drvm.h"
@@ -10,7 +12,23 @@
 #include "repl.h"
 #include "run.h"
 
+static int dispatch(int argc, char **argv);
+
+/* drvm's own output (help, listings, reports) lost on a full disk is an
+ * error, as for any command-line tool; the program's output under `run`
+ * is not: java's System.out keeps its errors to itself. */
 int main(int argc, char **argv) {
+  int rc = dispatch(argc, argv);
+  if (argc >= 2 && !strcmp(argv[1], "run")) return rc;
+  errno = 0;
+  if (fflush(stdout) == 0 && !ferror(stdout)) return rc;
+  if (errno) fprintf(stderr, "drvm: cannot write standard output: %s\n", strerror(errno));
+  else fprintf(stderr, "drvm: cannot write standard output\n"); /* an earlier write failed */
+  /* as for an output file: before 66, the report asked for is missing */
+  return rc == 0 || rc == DRVM_EXIT_RACES ? DRVM_EXIT_USAGE : rc;
+}
+
+static int dispatch(int argc, char **argv) {
   if (argc < 2) {
     dr_help_usage(stderr);
     return DRVM_EXIT_USAGE;
