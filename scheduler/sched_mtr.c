@@ -257,10 +257,13 @@ static bool parse_lines(DrMtr *m, DrVM *vm, char *text, size_t len, const char *
         if (!first || errno || *after) tab = NULL; /* malformed */
       }
       if (!tab || tab == line || !tab[1] || tab2 == tab + 1) {
+        DrBuf shown = {0};
+        dr_buf_append_shown(&shown, line, 80);
         snprintf(err, errsize,
                  "--mtr-in %s:%d: expected 'method<TAB>lock class' (optionally <TAB>N, the first acquisition), "
-                 "not '%.80s'",
-                 path, lineno, line);
+                 "not '%s'",
+                 path, lineno, shown.data ? shown.data : "");
+        free(shown.data);
         ok = false;
         break;
       }

@@ -86,3 +86,22 @@ char *dr_fmt(const char *fmt, ...) {
   va_end(ap);
   return s;
 }
+
+/* the length of a UTF-8 sequence at s (2..4), or 0 if there is none */
+static int utf8_len(const unsigned char *s) {
+  int n = s[0] >= 0xC2 && s[0] <= 0xDF ? 2 : s[0] >= 0xE0 && s[0] <= 0xEF ? 3 : s[0] >= 0xF0 && s[0] <= 0xF4 ? 4 : 0;
+  for (int k = 1; k < n; k++)
+    if (s[k] < 0x80 || s[k] > 0xBF) return 0;
+  return n;
+}
+
+void dr_buf_append_shown(DrBuf *b, const char *s, size_t max) {
+  const unsigned char *p = (const unsigned char *)s;
+  for (size_t shown = 0; *p && shown < max; shown++) {
+    int n = *p >= 0x20 && *p < 0x7f ? 1 : utf8_len(p);
+    if (n) dr_buf_append(b, (const char *)p, (size_t)n);
+    else dr_buf_printf(b, "\\x%02X", *p);
+    p += n ? n : 1;
+  }
+  if (*p) dr_buf_append_str(b, "...");
+}

@@ -26,6 +26,10 @@ void dr_buf_append_shell_arg(DrBuf *b, const char *a);
 /* Appends printf output, growing as needed; data is a C string after it
  * even when the output is empty. */
 void dr_buf_printf(DrBuf *b, const char *fmt, ...) DR_PRINTF(2, 3);
+/* s as an error message may quote a line of a file: control characters
+ * and bytes that are not UTF-8 as \xNN (a binary file must not reach the
+ * terminal as is), at most max characters of s, then "..." */
+void dr_buf_append_shown(DrBuf *b, const char *s, size_t max);
 void dr_buf_vprintf(DrBuf *b, const char *fmt, va_list ap);
 
 /* A malloc'd printf. */

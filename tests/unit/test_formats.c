@@ -71,6 +71,20 @@ static void write_sample(DrJsonW *w) {
   dr_jw_end(w, '}');
 }
 
+/* a line of a file quoted in a message: text as is, the rest as \xNN */
+static void test_buf_shown(DrCheck *t) {
+  DrBuf b = {0};
+  dr_buf_append_shown(&b, "Z\xC3\xA4hler.run\tx\x01\xFF\xC3", 100);
+  CHECK(t, b.data && !strcmp(b.data, "Z\xC3\xA4hler.run\\x09x\\x01\\xFF\\xC3"));
+  b.len = 0;
+  dr_buf_append_shown(&b, "abcdef", 3);
+  CHECK(t, !strcmp(b.data, "abc..."));
+  b.len = 0;
+  dr_buf_append_shown(&b, "\xE2\x82\xAC\xE2\x82", 10); /* a euro sign, then a cut sequence */
+  CHECK(t, !strcmp(b.data, "\xE2\x82\xAC\\xE2\\x82"));
+  free(b.data);
+}
+
 static void test_json_writer_layout(DrCheck *t) {
   DrJsonW w = {0};
   dr_jw_begin(&w, NULL, '{');
@@ -315,6 +329,7 @@ static void test_pairs_malformed(DrCheck *t) {
 int main(void) {
   DrCheck t = {0};
   test_buf_printf(&t);
+  test_buf_shown(&t);
   test_json_writer_layout(&t);
   test_json_round_trip(&t);
   test_json_malformed(&t);
