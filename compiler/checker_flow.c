@@ -124,7 +124,11 @@ static void read_local(DrFlow *f, DrExpr *e) {
 }
 
 static void assign_local(DrFlow *f, DrLocalSym *l, DrPos pos) {
-  if (tracked(f, l)) assign_var(f, l->index, l->name, chk_local(l)->blank_final, pos);
+  if (!tracked(f, l)) return;
+  /* JLS 4.12.4: assigned where it may already hold a value, it is not
+   * effectively final (a lambda or inner class may not use it) */
+  if (bit(f->s.pa, l->index) || bit(f->loop_pa, l->index)) chk_local(l)->not_ef = true;
+  assign_var(f, l->index, l->name, chk_local(l)->blank_final, pos);
 }
 
 /* The bit of a blank final field accessed as x / this.x (or C.x for a
@@ -259,6 +263,9 @@ static void fx(DrFlow *f, DrExpr *e) {
     fx_args(f, e->args, e->nargs);
     break;
   case E_NEW:
+    fx_args(f, e->hidden, e->nhidden);
+    fx_args(f, e->args, e->nargs);
+    break;
   case E_ARRAY_INIT: fx_args(f, e->args, e->nargs); break;
   case E_NEW_ARRAY:
     fx_args(f, e->args, e->nargs);

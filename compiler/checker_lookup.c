@@ -42,9 +42,21 @@ DrClassSym *chk_member_class(DrChecker *c, DrClassSym *cls, const char *name) {
  * classes (which shadow java.lang's), then the prelude's visible classes. */
 DrClassSym *chk_find_class(DrChecker *c, const char *name, bool *is_package) {
   if (is_package) *is_package = false;
+  bool locals_seen = false;
   for (DrClassSym *k = c->cur.cls; k; k = k->outer) {
     if (!k->outer && strcmp(k->name, name) == 0) return k;
     DrClassSym *m = chk_member_class(c, k, name);
+    if (m) return m;
+    /* the local classes in scope come between a local class's members
+     * and those of the class around it */
+    if (k->is_local && !locals_seen) {
+      locals_seen = true;
+      m = chk_find_local_class(c, name);
+      if (m) return m;
+    }
+  }
+  if (!locals_seen) {
+    DrClassSym *m = chk_find_local_class(c, name);
     if (m) return m;
   }
   DrClassSym *k = c->cur.prelude ? NULL : chk_name_get(c, NULL, CHK_NS_TYPE, name);
@@ -273,8 +285,13 @@ DrMethodSym *chk_find_method_sig(DrChecker *c, DrClassSym *cls, const char *name
 
 static bool applicable(DrChecker *c, DrMethodSym *m, DrExpr **args, int nargs) {
   if (m->nparams != nargs) return false;
-  for (int i = 0; i < nargs; i++)
-    if (!args[i] || !chk_invocation_conv(c, args[i]->type, m->params[i])) return false;
+  for (int i = 0; i < nargs; i++) {
+    if (args[i] && chk_is_poly(args[i])) {
+      if (!chk_poly_fits(c, args[i], m->params[i])) return false;
+    } else if (!args[i] || !chk_invocation_conv(c, args[i]->type, m->params[i])) {
+      return false;
+    }
+  }
   return true;
 }
 
