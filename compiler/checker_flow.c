@@ -390,7 +390,8 @@ static void loop_pass(DrFlow *f, DrStmt *s, DrLoopKind kind, DrFlowState *after,
       if (s->ndecls > 0) {
         DrFlowState keep = f->s;
         f->s = ct;
-        assign_local(f, s->decls[0].sym, s->decls[0].pos);
+        DrLocalSym *v = s->decls[0].sym; /* a fresh variable each iteration: effectively final */
+        if (tracked(f, v)) assign_var(f, v->index, v->name, chk_local(v)->blank_final, s->decls[0].pos);
         f->s = keep;
       }
     } else if (s->expr) {
