@@ -75,7 +75,10 @@ bool chk_poly_fits(DrChecker *c, DrExpr *e, DrType *t) {
 static DrMethodSym *target_method(DrChecker *c, DrExpr *e, DrType *t) {
   if (chk_is_err(t)) return NULL;
   DrMethodSym *fm = chk_functional_method(c, t);
-  if (!fm) chk_error(c, e->pos, "incompatible types: %s is not a functional interface", chk_type_str(c, t));
+  if (fm) return fm;
+  /* javac names a class type here by its simple name */
+  const char *name = t->kind == TY_CLASS ? t->cls->name : chk_type_str(c, t);
+  chk_error(c, e->pos, "incompatible types: %s is not a functional interface", name);
   return fm;
 }
 
@@ -256,8 +259,7 @@ static DrStmt *expression_body(DrChecker *c, DrExpr *e, DrMethodSym *fm) {
   if (is_void && !is_statement_expr(e->rhs)) {
     DrType *t = chk_expr(c, e->rhs);
     if (!chk_is_err(t))
-      chk_error(c, e->rhs->pos, "incompatible types: bad return type in lambda expression; %s cannot be converted to void",
-                chk_type_str(c, t));
+      chk_error(c, e->rhs->pos, "incompatible types: lambda body is not compatible with a void functional interface");
     return NULL;
   }
   return b;
@@ -417,7 +419,15 @@ DrType *chk_method_ref(DrChecker *c, DrExpr *e, DrType *t) {
     return err(c, e);
   }
   if (ri.is_type && !is_new) ri.unbound = !has_static(c, qt->cls, ri.name, fm->nparams) && fm->nparams > 0;
+  /* the forwarder's errors are one, as javac words it */
+  int ndiags = c->diags->count, nerrors = c->errors;
   DrClassSym *fc = fn_class(c, t, fm, false, NULL, 0, ri.is_type ? NULL : qt, call_referenced, &ri, e->pos);
+  if (c->errors > nerrors) {
+    for (int i = ndiags; i < c->diags->count; i++) free(c->diags->items[i].msg);
+    c->diags->count = ndiags;
+    c->errors = nerrors;
+    chk_error(c, e->pos, "incompatible types: invalid method reference");
+  }
   DrExpr **values = NULL;
   int nv = 0;
   if (!ri.is_type) {
