@@ -19,7 +19,14 @@
 
 #include "checker_internal.h"
 
-bool chk_is_poly(const DrExpr *e) { return e && (e->kind == E_LAMBDA || e->kind == E_METHOD_REF); }
+static bool is_fn_literal(const DrExpr *e) { return e && (e->kind == E_LAMBDA || e->kind == E_METHOD_REF); }
+
+/* A conditional with a lambda or method reference in a branch takes its
+ * type from where it stands too (JLS 15.25.3). */
+bool chk_is_poly(const DrExpr *e) {
+  if (!e) return false;
+  return is_fn_literal(e) || (e->kind == E_COND && (chk_is_poly(e->lhs) || chk_is_poly(e->rhs)));
+}
 
 static DrType *err(DrChecker *c, DrExpr *e) {
   e->kind = E_NULL_LIT; /* keeps later passes away from the unchecked body */
@@ -67,6 +74,9 @@ DrMethodSym *chk_functional_method(DrChecker *c, DrType *t) {
 }
 
 bool chk_poly_fits(DrChecker *c, DrExpr *e, DrType *t) {
+  if (e->kind == E_COND)
+    return (chk_is_poly(e->lhs) ? chk_poly_fits(c, e->lhs, t) : chk_is_ref(t)) &&
+           (chk_is_poly(e->rhs) ? chk_poly_fits(c, e->rhs, t) : chk_is_ref(t));
   DrMethodSym *fm = chk_functional_method(c, t);
   if (!fm) return false;
   return e->kind != E_LAMBDA || fm->nparams == e->nparams;
@@ -438,6 +448,21 @@ DrType *chk_method_ref(DrChecker *c, DrExpr *e, DrType *t) {
   return become_new(e, fc, t, values, nv, ri.is_type || q->kind == E_THIS ? 0 : 1);
 }
 
+static void poly_branch(DrChecker *c, DrExpr *e, DrType *t) {
+  if (chk_is_poly(e)) {
+    chk_poly(c, e, t);
+  } else {
+    DrType *bt = chk_value(c, e);
+    if (!chk_is_err(bt)) chk_assign_to(c, e, t);
+  }
+}
+
 DrType *chk_poly(DrChecker *c, DrExpr *e, DrType *t) {
+  if (e->kind == E_COND) {
+    chk_condition(c, e->cond);
+    poly_branch(c, e->lhs, t);
+    poly_branch(c, e->rhs, t);
+    return e->type = t;
+  }
   return e->kind == E_LAMBDA ? chk_lambda(c, e, t) : chk_method_ref(c, e, t);
 }
