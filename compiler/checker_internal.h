@@ -285,6 +285,10 @@ DrType *chk_poly(DrChecker *c, DrExpr *e, DrType *t);
 /* Whether a lambda or method reference may have type t (overloading:
  * a functional interface whose method takes as many parameters). */
 bool chk_poly_fits(DrChecker *c, DrExpr *e, DrType *t);
+/* JLS 15.12.2.5 for an explicitly typed lambda argument e: functional
+ * interface s is more specific than t (same parameters, t's method void
+ * and s's not). */
+bool chk_fn_more_specific(DrChecker *c, DrExpr *e, DrType *s, DrType *t);
 
 /* checker_stmt.c */
 void chk_stmt(DrChecker *c, DrStmt *s);

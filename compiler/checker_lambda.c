@@ -44,6 +44,13 @@ static DrExpr *node(DrChecker *c, DrExprKind kind, DrPos pos, DrType *type) {
 
 /* ------------------------------------------------ functional interfaces */
 
+static bool is_statement_expr(const DrExpr *e) {
+  switch (e->kind) {
+  case E_ASSIGN: case E_PREINC: case E_PREDEC: case E_POSTINC: case E_POSTDEC: case E_CALL: case E_NEW: return true;
+  default: return false;
+  }
+}
+
 static bool is_object_method(DrChecker *c, DrMethodSym *m) {
   DrMethodSym *o = chk_find_method_sig(c, c->c_object, m->name, m->params, m->nparams);
   return o && (o->mods & DR_MOD_PUBLIC);
@@ -73,13 +80,66 @@ DrMethodSym *chk_functional_method(DrChecker *c, DrType *t) {
   return n == 1 ? found[0] : NULL;
 }
 
+static bool returns_value(const DrStmt *s);
+static bool completes_last(const DrStmt *b);
+
 bool chk_poly_fits(DrChecker *c, DrExpr *e, DrType *t) {
   if (e->kind == E_COND)
     return (chk_is_poly(e->lhs) ? chk_poly_fits(c, e->lhs, t) : chk_is_ref(t)) &&
            (chk_is_poly(e->rhs) ? chk_poly_fits(c, e->rhs, t) : chk_is_ref(t));
   DrMethodSym *fm = chk_functional_method(c, t);
   if (!fm) return false;
-  return e->kind != E_LAMBDA || fm->nparams == e->nparams;
+  if (e->kind != E_LAMBDA) return true;
+  if (fm->nparams != e->nparams) return false;
+  /* JLS 15.27.2: a void method wants a statement expression or a block
+   * without `return value;`, any other one a value */
+  bool is_void = fm->ret->kind == TY_VOID;
+  if (e->rhs) return !is_void || is_statement_expr(e->rhs);
+  return returns_value(e->block) != is_void || !completes_last(e->block);
+}
+
+/* Whether a lambda's block has `return value;` (its own, not a nested
+ * lambda's or class's: those are expressions, not walked). */
+static bool returns_value(const DrStmt *s) {
+  if (!s) return false;
+  switch (s->kind) {
+  case S_RETURN: return s->expr != NULL;
+  case S_BLOCK:
+    for (int i = 0; i < s->nstmts; i++)
+      if (returns_value(s->stmts[i])) return true;
+    return false;
+  case S_IF: return returns_value(s->body) || returns_value(s->else_body);
+  case S_WHILE: case S_DO: case S_FOR: case S_FOREACH: case S_SYNC: return returns_value(s->body);
+  case S_SWITCH:
+    for (int i = 0; i < s->ncases; i++)
+      for (int j = 0; j < s->cases[i].nbody; j++)
+        if (returns_value(s->cases[i].body[j])) return true;
+    return false;
+  case S_TRY:
+    if (returns_value(s->body) || returns_value(s->finally_body)) return true;
+    for (int i = 0; i < s->ncatches; i++)
+      if (returns_value(s->catches[i].body)) return true;
+    return false;
+  default: return false;
+  }
+}
+
+/* A block whose last statement is a throw is both void- and
+ * value-compatible (`() -> { throw e; }`); other blocks are one or the
+ * other by their returns. */
+static bool completes_last(const DrStmt *b) {
+  return !(b && b->kind == S_BLOCK && b->nstmts > 0 && b->stmts[b->nstmts - 1]->kind == S_THROW);
+}
+
+bool chk_fn_more_specific(DrChecker *c, DrExpr *e, DrType *s, DrType *t) {
+  if (!e || e->kind != E_LAMBDA) return false;
+  for (int i = 0; i < e->nparams; i++)
+    if (!e->params[i].tref.name) return false; /* implicitly typed */
+  DrMethodSym *ms = chk_functional_method(c, s), *mt = chk_functional_method(c, t);
+  if (!ms || !mt || ms->nparams != mt->nparams) return false;
+  for (int i = 0; i < ms->nparams; i++)
+    if (ms->params[i] != mt->params[i]) return false;
+  return mt->ret->kind == TY_VOID && ms->ret->kind != TY_VOID;
 }
 
 static DrMethodSym *target_method(DrChecker *c, DrExpr *e, DrType *t) {
@@ -223,13 +283,6 @@ static DrExpr *call_lambda_method(DrChecker *c, DrClassSym *k, DrMethodSym *fm, 
     call->args[call->nargs++] = chk_new_field_ref(c, node(c, E_THIS, pos, k->type), k->captures[i], pos);
   for (int i = 0; i < fm->nparams; i++) call->args[call->nargs++] = param_ref(c, i, pos);
   return call;
-}
-
-static bool is_statement_expr(const DrExpr *e) {
-  switch (e->kind) {
-  case E_ASSIGN: case E_PREINC: case E_PREDEC: case E_POSTINC: case E_POSTDEC: case E_CALL: case E_NEW: return true;
-  default: return false;
-  }
 }
 
 /* The lambda's parameters as locals of lm (declared types must be the
