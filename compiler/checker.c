@@ -42,7 +42,7 @@ const char *chk_method_sig(DrChecker *c, const DrMethodSym *m) {
   return dr_arena_printf(c->arena, "%s)", s);
 }
 
-static const char *method_where(DrChecker *c) {
+const char *chk_method_where(DrChecker *c) {
   DrMethodSym *m = c->cur.meth;
   while (m && chk_method(m)->lambda_in) m = chk_method(m)->lambda_in;
   if (!m) return "class";
@@ -70,7 +70,7 @@ DrLocalSym *chk_declare_local(DrChecker *c, const char *name, DrType *type, DrPo
   if (!name) name = "?";
   DrLocalSym *prev = chk_find_local(c, name);
   if (prev && chk_local(prev)->scope_idx >= c->cur.decl_base)
-    chk_error(c, pos, "variable %s is already defined in %s", name, method_where(c));
+    chk_error(c, pos, "variable %s is already defined in %s", name, chk_method_where(c));
   DrLocalSym *l = add_local(c, name, type, pos, is_final);
   chk_local(l)->blank_final = is_final && blank;
   chk_scope_push(c, l);

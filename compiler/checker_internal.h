@@ -175,6 +175,8 @@ bool chk_is_interface(const DrClassSym *cls);
 void chk_resolve_supers(DrChecker *c, DrClassSym *cls);
 DrClassSym *chk_top(DrClassSym *cls);
 const char *chk_method_sig(DrChecker *c, const DrMethodSym *m);
+/* "method main(String[])", "constructor A(int)"...: where the code being checked is (javac's words). */
+const char *chk_method_where(DrChecker *c);
 
 /* checker_index.c */
 void *chk_name_get(DrChecker *c, const void *owner, DrChkNs ns, const char *name);

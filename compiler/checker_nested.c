@@ -217,7 +217,9 @@ void chk_new_hidden(DrChecker *c, DrExpr *e, DrClassSym *k) {
     ck->npending = n;
     return;
   }
-  for (int i = 0; i < k->ncaptures; i++) push_hidden(c, e, chk_capture(c, ck->captured[i], e->pos));
+  /* the uses inside k were recorded (and are where javac reports a local
+   * that is not effectively final); here its value is only passed on */
+  for (int i = 0; i < k->ncaptures; i++) push_hidden(c, e, chk_local_value(c, ck->captured[i], e->pos));
 }
 
 void chk_super_hidden(DrChecker *c, DrMethodSym *m, DrPos pos) {
@@ -274,7 +276,7 @@ void chk_local_class_stmt(DrChecker *c, DrStmt *s) {
     return;
   }
   if (chk_find_local_class(c, d->name)) {
-    chk_error(c, d->pos, "class %s is already defined in %s", d->name, "this scope");
+    chk_error(c, d->pos, "class %s is already defined in %s", d->name, chk_method_where(c));
     return;
   }
   DrClassSym *k = chk_declare_local_class(c, d, local_binary_name(c, c->cur.cls, d->name));
@@ -298,15 +300,15 @@ DrType *chk_anon_class(DrChecker *c, DrExpr *e, DrType *t) {
     chk_error(c, e->pos, "cannot inherit from final %s", base->source_name);
     return e->type = &c->T->t_error;
   }
-  DrMethodSym *sc = NULL;
+  DrMethodSym *sc = NULL; /* the superclass constructor it passes its arguments to */
+  bool found = false;
   if (iface) {
     if (e->nargs > 0) {
       chk_error(c, e->pos, "anonymous class implements interface; cannot have arguments");
       return e->type = &c->T->t_error;
     }
-    sc = NULL;
+    sc = chk_resolve_call(c, e->pos, c->c_object, c->c_object->name, NULL, 0, true, &found);
   } else {
-    bool found = false;
     sc = chk_resolve_call(c, e->pos, base, base->name, e->args, e->nargs, true, &found);
     if (!sc) {
       if (!found) chk_error(c, e->pos, "cannot find symbol '%s'", base->name);
@@ -324,10 +326,6 @@ DrType *chk_anon_class(DrChecker *c, DrExpr *e, DrType *t) {
     d->extends = tr;
   }
   DrClassSym *k = chk_declare_local_class(c, d, local_binary_name(c, c->cur.cls, ""));
-  if (iface) {
-    bool found = false;
-    sc = chk_resolve_call(c, e->pos, c->c_object, c->c_object->name, NULL, 0, true, &found);
-  }
   complete(c, k, sc);
   DrMethodSym *ctor = NULL;
   for (int i = 0; i < k->nmethods && !ctor; i++)
