@@ -824,6 +824,8 @@ bool dr_check(DrArena *arena, DrDiagList *diags, DrTypes *types, DrProgram *prog
   for (int i = 0; i < c->nclasses; i++) check_bodies(c, c->classes[i]);
   for (int i = 0; i < c->nclasses; i++) check_ctor_cycles(c, c->classes[i]);
   check_main(c);
+  for (int i = 0; i < c->nclasses; i++)
+    if (!c->classes[i]->outer) chk_number_local_classes(c, c->classes[i]);
   chk_names_free(c);
   return c->errors == 0;
 }

@@ -36,6 +36,7 @@ typedef struct {
   int npending, pending_cap;
   int nlambdas;           /* lambda$...$N numbers given out in it */
   int nsynthetic;         /* $$Lambda$N numbers given out in it */
+  bool is_fn;             /* a lambda's or method reference's class */
 } DrChkClass;
 
 typedef struct {
@@ -265,6 +266,8 @@ DrExpr *chk_local_value(DrChecker *c, DrLocalSym *l, DrPos pos);
 void chk_new_hidden(DrChecker *c, DrExpr *e, DrClassSym *k);
 DrType *chk_anon_class(DrChecker *c, DrExpr *e, DrType *t);
 void chk_local_class_stmt(DrChecker *c, DrStmt *s);
+/* Local and anonymous classes under k renamed as javac names them. */
+void chk_number_local_classes(DrChecker *c, DrClassSym *k);
 DrClassSym *chk_find_local_class(DrChecker *c, const char *name);
 /* A constructor's superclass's hidden arguments (m->super_hidden). */
 void chk_super_hidden(DrChecker *c, DrMethodSym *m, DrPos pos);

@@ -214,6 +214,7 @@ static DrClassSym *fn_class(DrChecker *c, DrType *t, DrMethodSym *fm, bool keep_
     k->nfields--;
   }
   DrChkClass *ck = chk_class(k);
+  ck->is_fn = true;
   for (int i = 0; i < ncaps; i++) {
     DrFieldSym *f = chk_synthetic_field(c, k, dr_arena_printf(c->arena, "val$%s", caps[i]->name), caps[i]->type);
     int n = k->ncaptures, cap = k->ncaptures;

@@ -253,6 +253,42 @@ static const char *local_binary_name(DrChecker *c, DrClassSym *outer, const char
   }
 }
 
+static bool pos_before(DrPos a, DrPos b) { return a.line < b.line || (a.line == b.line && a.col < b.col); }
+
+/* k's binary name changed: its nested classes' follow. */
+static void rename_nested(DrChecker *c, DrClassSym *k) {
+  for (int i = 0; i < k->nnested; i++) {
+    DrClassSym *n = k->nested[i];
+    const char *tail = strrchr(n->binary_name, '$');
+    if (!n->is_local) tail = dr_arena_printf(c->arena, "$%s", n->name);
+    else if (chk_class(n)->is_fn) tail = strstr(n->binary_name, "$$Lambda$");
+    else continue; /* numbered by chk_number_local_classes */
+    n->binary_name = dr_arena_printf(c->arena, "%s%s", k->binary_name, tail);
+    rename_nested(c, n);
+  }
+}
+
+/* javac numbers local and anonymous classes in source order; the checker
+ * meets them in its own order (constructors last), so the numbers are
+ * given again by position once every body is checked. */
+void chk_number_local_classes(DrChecker *c, DrClassSym *k) {
+  for (int i = 0; i < k->nnested; i++) {
+    DrClassSym *n = k->nested[i];
+    if (!n->is_local || chk_class(n)->is_fn) continue;
+    int num = 1;
+    for (int j = 0; j < k->nnested; j++) {
+      DrClassSym *o = k->nested[j];
+      if (o != n && o->is_local && !chk_class(o)->is_fn && strcmp(o->decl->name, n->decl->name) == 0 &&
+          pos_before(o->decl->pos, n->decl->pos))
+        num++;
+    }
+    n->binary_name = dr_arena_printf(c->arena, "%s$%d%s", k->binary_name, num, n->decl->name);
+    if (!n->decl->name[0]) n->source_name = dr_arena_printf(c->arena, "<anonymous %s>", n->binary_name);
+  }
+  rename_nested(c, k);
+  for (int i = 0; i < k->nnested; i++) chk_number_local_classes(c, k->nested[i]);
+}
+
 static void complete(DrChecker *c, DrClassSym *k, DrMethodSym *anon_super) {
   chk_local_class_phases(c, k, anon_super);
   chk_class(k)->complete = true;
