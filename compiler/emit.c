@@ -428,6 +428,10 @@ static void gen_body(Em *E, DrClassSym *k, DrMethodSym *ms) {
   if (!E->is_static) em_reg(E, true); /* this */
   int hidden = ms->is_ctor ? n_hidden(k) : 0;
   for (int i = 0; i < hidden; i++) em_reg(E, em_is_ref(hidden_field(k, i)->type));
+  /* an anonymous class's constructor has parameters but no declaration
+   * (so no locals): its arguments pass straight to the superclass's */
+  if (ms->pass_super && !ms->decl)
+    for (int i = 0; i < ms->nparams; i++) em_reg(E, em_is_ref(ms->params[i]));
   alloc_locals(E, ms);
   if (ms->is_ctor) alloc_locals(E, k->instance_init);
   E->first_temp = E->nregs;
