@@ -33,6 +33,7 @@ typedef struct DrLocalSym DrLocalSym;
 typedef struct DrExpr DrExpr;
 typedef struct DrStmt DrStmt;
 typedef struct DrClassDecl DrClassDecl;
+typedef struct DrParam DrParam;
 
 /* ---------------------------------------------------------------- types */
 
@@ -102,6 +103,8 @@ typedef enum {
   E_COND,        /* cond ? lhs : rhs */
   E_CAST,        /* (type) target */
   E_INSTANCEOF,  /* target instanceof type */
+  E_LAMBDA,      /* (params) -> rhs | block; the checker turns it into an E_NEW */
+  E_METHOD_REF,  /* target::name ("new" for Class::new); the checker turns it into an E_NEW */
   /* produced by the checker */
   E_LOCAL,       /* local: a local variable or parameter */
   E_FIELD,       /* target.field (target may be an implicit E_THIS) */
@@ -146,6 +149,12 @@ struct DrExpr {
   DrTypeRef tref;     /* E_NEW, E_NEW_ARRAY (element type name, dims = total dims), E_CAST, E_INSTANCEOF */
   DrExpr *init;       /* E_NEW_ARRAY: the {…} of new T[]{…}, else NULL */
   bool is_super;      /* E_CALL: super.name(...) */
+  DrClassDecl *body;  /* E_NEW: an anonymous class's body, else NULL
+                         (E_NEW's target: the qualifier of outer.new Inner();
+                         E_THIS's target: the qualifier of Outer.this) */
+  DrParam *params;    /* E_LAMBDA: the parameters; tref.name NULL when inferred */
+  int nparams;
+  DrStmt *block;      /* E_LAMBDA: a block body (else rhs is the expression body) */
 
   union {
     int32_t i;
@@ -159,6 +168,10 @@ struct DrExpr {
   DrFieldSym *field;  /* E_FIELD, E_STATIC_FIELD */
   DrMethodSym *method;/* E_CALL (the selected overload), E_NEW (the constructor) */
   DrCallKind call_kind; /* E_CALL */
+  DrExpr **hidden;    /* E_NEW: the values of the class's hidden constructor
+                         parameters (DrClassSym.outer_this, then captures),
+                         evaluated in the creating code before args */
+  int nhidden;
   DrType *op_type;    /* E_BINARY: the promoted operand type the operator works in
                          (for comparisons, the operand type; for DR_BIN_ADD with a String
                          result, the String type: string concatenation).
@@ -276,15 +289,18 @@ enum {
   DR_MOD_TRANSIENT = 1 << 9,
   DR_MOD_STRICTFP = 1 << 10,
   DR_MOD_DEFAULT = 1 << 11, /* interface default method: rejected */
+  DR_MOD_HIDDEN = 1 << 12,  /* synthetic: a lambda's or method reference's
+                               forwarding method, left out of stack traces as
+                               the JVM leaves out its lambda forms */
 };
 
-typedef struct {
+struct DrParam {
   DrTypeRef tref;
   const char *name;
   DrPos pos;
   bool is_final;
   DrLocalSym *sym;    /* checker */
-} DrParam;
+};
 
 typedef enum {
   M_FIELD,       /* one field declaration statement (several declarators) */
@@ -371,6 +387,15 @@ struct DrClassSym {
   DrClassSym **nested;
   int nnested;
   DrType *type;            /* the TY_CLASS type of this class */
+  /* checker: the hidden parameters every constructor takes after this, in
+   * this order, and the fields they are stored in before anything else
+   * runs (as javac does): the enclosing instance of an inner, local or
+   * anonymous class in a non-static context (this$0), then the values a
+   * local or anonymous class, a lambda or a method reference captures. */
+  DrFieldSym *outer_this;
+  DrFieldSym **captures;
+  int ncaptures;
+  bool is_local;           /* a local or anonymous class, or a lambda's class */
   /* checker: pseudo-methods owning the locals declared inside initializer
    * code: static field initializers + static blocks (emitted as <clinit>),
    * and instance field initializers + instance blocks (inlined by the
@@ -403,6 +428,12 @@ struct DrMethodSym {
   DrPos pos;
   DrMember *decl;          /* NULL for the implicit default constructor */
   DrLocalSym **locals;     /* checker: every local of the body, params first */
+  /* checker, constructors: the hidden arguments of the superclass
+   * constructor call (implicit or explicit), evaluated in this one */
+  DrExpr **super_hidden;
+  int nsuper_hidden;
+  DrMethodSym *pass_super; /* an anonymous class's constructor: calls this
+                              superclass constructor with its own arguments */
   int nlocals;
   struct DrMethod *rt;     /* emitter: the runtime method */
 };

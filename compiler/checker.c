@@ -42,8 +42,9 @@ const char *chk_method_sig(DrChecker *c, const DrMethodSym *m) {
   return dr_arena_printf(c->arena, "%s)", s);
 }
 
-static const char *method_where(DrChecker *c) {
+const char *chk_method_where(DrChecker *c) {
   DrMethodSym *m = c->cur.meth;
+  while (m && chk_method(m)->lambda_in) m = chk_method(m)->lambda_in;
   if (!m) return "class";
   if (strcmp(m->name, "<clinit>") == 0) return dr_arena_printf(c->arena, "static initializer of class %s", m->owner->source_name);
   if (strcmp(m->name, "<instinit>") == 0) return dr_arena_printf(c->arena, "instance initializer of class %s", m->owner->source_name);
@@ -67,8 +68,9 @@ static DrLocalSym *add_local(DrChecker *c, const char *name, DrType *type, DrPos
 
 DrLocalSym *chk_declare_local(DrChecker *c, const char *name, DrType *type, DrPos pos, bool is_final, bool blank) {
   if (!name) name = "?";
-  if (chk_find_local(c, name))
-    chk_error(c, pos, "variable %s is already defined in %s", name, method_where(c));
+  DrLocalSym *prev = chk_find_local(c, name);
+  if (prev && chk_local(prev)->scope_idx >= c->cur.decl_base)
+    chk_error(c, pos, "variable %s is already defined in %s", name, chk_method_where(c));
   DrLocalSym *l = add_local(c, name, type, pos, is_final);
   chk_local(l)->blank_final = is_final && blank;
   chk_scope_push(c, l);
@@ -117,16 +119,37 @@ static DrClassSym *declare_class(DrChecker *c, DrClassDecl *d, DrClassSym *outer
     for (DrClassSym *o = k; o && !dup; o = o->outer) dup = nd->name && strcmp(o->name, nd->name) == 0;
     c->cur.prelude = d->from_prelude;
     if (dup) chk_error(c, nd->pos, "class %s is already defined in %s %s", nd->name, d->is_interface ? "interface" : "class", k->source_name);
-    if (!nd->is_interface && !d->is_interface && !((mem->mods | nd->mods) & DR_MOD_STATIC))
-      chk_error(c, nd->pos, "inner (non-static) classes are not supported in DL (declare the class static)");
     nd->from_prelude = d->from_prelude;
     if (!nd->package) nd->package = d->package;
     DrClassSym *n = declare_class(c, nd, k);
+    if (!nd->is_interface && !d->is_interface && !((mem->mods | nd->mods) & DR_MOD_STATIC))
+      n->outer_this = chk_synthetic_field(c, n, "this$0", k->type);
     if (!dup) {
       DR_ARENA_PUSH(c->arena, k->nested, k->nnested, nested_cap, n);
       chk_name_put(c, k, CHK_NS_NESTED, n->name, n);
     }
   }
+  return k;
+}
+
+DrClassSym *chk_declare_local_class(DrChecker *c, DrClassDecl *d, const char *binary_name) {
+  DrClassSym *outer = c->cur.cls;
+  DrChkCtx saved = c->cur;
+  d->from_prelude = outer && (outer->flags & DR_CLS_SYM_PRELUDE);
+  int n = c->nclasses;
+  DrClassSym *k = declare_class(c, d, outer);
+  c->nclasses = n; /* the phases of checker.c are past it: it has its own */
+  c->cur = saved;
+  k->is_local = true;
+  k->binary_name = binary_name;
+  k->source_name = d->name[0] ? d->name : dr_arena_printf(c->arena, "<anonymous %s>", binary_name);
+  DrChkClass *ck = chk_class(k);
+  ck->scope_lo = c->cur.scope_base;
+  ck->scope_hi = c->nscope;
+  if (!c->cur.is_static && outer) k->outer_this = chk_synthetic_field(c, k, "this$0", outer->type);
+  /* the emitter reaches every class through its outer's nested list */
+  int cap = outer->nnested;
+  DR_ARENA_PUSH(c->arena, outer->nested, outer->nnested, cap, k);
   return k;
 }
 
@@ -176,7 +199,7 @@ void chk_resolve_supers(DrChecker *c, DrClassSym *k) {
   memset(&c->cur, 0, sizeof c->cur);
   c->cur.cls = k->outer;
   c->cur.prelude = (k->flags & DR_CLS_SYM_PRELUDE) != 0;
-  c->cur.scope_base = c->nscope;
+  chk_class_scope(c, k);
   DrClassDecl *d = k->decl;
   if (d->extends && !d->is_interface) {
     DrType *t = chk_resolve_tref(c, d->extends);
@@ -227,7 +250,7 @@ void chk_resolve_supers(DrChecker *c, DrClassSym *k) {
 
 /* ------------------------------------------------------------- members */
 
-static DrChkMethod *new_method(DrChecker *c, DrClassSym *k, const char *name, unsigned mods, DrPos pos) {
+DrChkMethod *chk_new_method(DrChecker *c, DrClassSym *k, const char *name, unsigned mods, DrPos pos) {
   DrChkMethod *m = dr_arena_alloc(c->arena, sizeof(DrChkMethod));
   m->sym.name = name;
   m->sym.owner = k;
@@ -297,7 +320,7 @@ enum {
   MODS_CLASS_FIELD = MODS_ACCESS | DR_MOD_STATIC | DR_MOD_FINAL | DR_MOD_VOLATILE | DR_MOD_TRANSIENT,
   MODS_IFACE_FIELD = DR_MOD_PUBLIC | DR_MOD_STATIC | DR_MOD_FINAL,
   MODS_CLASS_METHOD = MODS_ACCESS | DR_MOD_ABSTRACT | DR_MOD_STATIC | DR_MOD_FINAL | DR_MOD_SYNCHRONIZED |
-                      DR_MOD_NATIVE | DR_MOD_STRICTFP,
+                      DR_MOD_NATIVE | DR_MOD_STRICTFP | DR_MOD_HIDDEN, /* no keyword: the compiler's own */
   /* default, static and private ones pass here: DL rejects them by name */
   MODS_IFACE_METHOD = DR_MOD_PUBLIC | DR_MOD_PRIVATE | DR_MOD_ABSTRACT | DR_MOD_DEFAULT | DR_MOD_STATIC |
                       DR_MOD_STRICTFP,
@@ -340,7 +363,7 @@ static void declare_method(DrChecker *c, DrClassSym *k, DrMember *mem, int *mcap
     chk_error(c, mem->pos, "invalid method declaration; return type required");
     return;
   }
-  DrChkMethod *cm = new_method(c, k, ctor ? "<init>" : (mem->name ? mem->name : "?"), mods, mem->pos);
+  DrChkMethod *cm = chk_new_method(c, k, ctor ? "<init>" : (mem->name ? mem->name : "?"), mods, mem->pos);
   DrMethodSym *m = &cm->sym;
   m->is_ctor = ctor;
   m->decl = mem;
@@ -425,7 +448,7 @@ static void declare_members(DrChecker *c, DrClassSym *k) {
   memset(&c->cur, 0, sizeof c->cur);
   c->cur.cls = k;
   c->cur.prelude = (k->flags & DR_CLS_SYM_PRELUDE) != 0;
-  c->cur.scope_base = c->nscope;
+  chk_class_scope(c, k);
   int fcap = 0, mcap = 0;
   bool has_ctor = false;
   for (int i = 0; i < d->nmembers; i++) {
@@ -483,15 +506,15 @@ static void declare_members(DrChecker *c, DrClassSym *k) {
   if (!has_ctor && !d->is_interface) {
     unsigned mods = d->mods & (DR_MOD_PUBLIC | DR_MOD_PROTECTED | DR_MOD_PRIVATE);
     if (k->flags & DR_CLS_SYM_PRELUDE) mods |= DR_MOD_PUBLIC;
-    DrChkMethod *m = new_method(c, k, "<init>", mods, d->pos);
+    DrChkMethod *m = chk_new_method(c, k, "<init>", mods, d->pos);
     m->sym.is_ctor = true;
     m->sym.params = dr_arena_alloc(c->arena, sizeof(DrType *));
     DR_ARENA_PUSH(c->arena, k->methods, k->nmethods, mcap, &m->sym);
     chk_index_method(c, &m->sym);
   }
-  k->clinit = &new_method(c, k, "<clinit>", DR_MOD_STATIC, d->pos)->sym;
+  k->clinit = &chk_new_method(c, k, "<clinit>", DR_MOD_STATIC, d->pos)->sym;
   k->clinit->params = dr_arena_alloc(c->arena, sizeof(DrType *));
-  k->instance_init = &new_method(c, k, "<instinit>", 0, d->pos)->sym;
+  k->instance_init = &chk_new_method(c, k, "<instinit>", 0, d->pos)->sym;
   k->instance_init->params = dr_arena_alloc(c->arena, sizeof(DrType *));
   if (!check_mods(c, d->pos, d->mods, d->outer ? MODS_MEMBER_CLASS : MODS_TOP_CLASS))
     return;
@@ -607,7 +630,7 @@ static void check_class_rules(DrChecker *c, DrClassSym *k) {
   memset(&c->cur, 0, sizeof c->cur);
   c->cur.cls = k;
   c->cur.prelude = (k->flags & DR_CLS_SYM_PRELUDE) != 0;
-  c->cur.scope_base = c->nscope;
+  chk_class_scope(c, k);
   check_overriding(c, k);
   if (!(k->flags & DR_CLS_SYM_ABSTRACT)) {
     DrMethodSym *a = NULL;
@@ -634,7 +657,7 @@ void chk_field_initializer(DrChecker *c, DrFieldSym *f) {
     c->cur.is_static = is_static;
     c->cur.in_init = true;
     c->cur.field_limit = cf->index;
-    c->cur.scope_base = c->nscope;
+    chk_class_scope(c, k);
     c->cur.prelude = (k->flags & DR_CLS_SYM_PRELUDE) != 0;
     chk_init_expr(c, d->init, f->type);
     if ((f->mods & DR_MOD_FINAL) && d->init->is_const && (chk_is_prim(f->type) || chk_is_string(c, f->type))) {
@@ -750,6 +773,36 @@ static void check_main(DrChecker *c) {
   chk_error(c, k->decl->pos, "class %s has no method 'public static void main(String[] args)'", k->name);
 }
 
+DrLocalSym *chk_param_local(DrChecker *c, DrMethodSym *m, const char *name, DrType *type, DrPos pos) {
+  DrChkCtx saved = c->cur;
+  c->cur.meth = m;
+  DrLocalSym *l = add_local(c, name, type, pos, false);
+  chk_local(l)->is_param = true;
+  c->cur = saved;
+  return l;
+}
+
+void chk_local_class_phases(DrChecker *c, DrClassSym *k, DrMethodSym *anon_super) {
+  DrChkCtx saved = c->cur;
+  bool lv = c->want_lvalue, sa = c->simple_assign;
+  chk_resolve_supers(c, k);
+  declare_members(c, k);
+  if (anon_super)
+    for (int i = 0; i < k->nmethods; i++)
+      if (k->methods[i]->is_ctor) {
+        k->methods[i]->params = anon_super->params;
+        k->methods[i]->nparams = anon_super->nparams;
+        k->methods[i]->pass_super = anon_super;
+      }
+  check_class_rules(c, k);
+  c->cur = saved;
+  check_bodies(c, k);
+  check_ctor_cycles(c, k);
+  c->cur = saved;
+  c->want_lvalue = lv;
+  c->simple_assign = sa;
+}
+
 bool dr_check(DrArena *arena, DrDiagList *diags, DrTypes *types, DrProgram *prog) {
   DrChecker ck;
   memset(&ck, 0, sizeof ck);
@@ -771,6 +824,8 @@ bool dr_check(DrArena *arena, DrDiagList *diags, DrTypes *types, DrProgram *prog
   for (int i = 0; i < c->nclasses; i++) check_bodies(c, c->classes[i]);
   for (int i = 0; i < c->nclasses; i++) check_ctor_cycles(c, c->classes[i]);
   check_main(c);
+  for (int i = 0; i < c->nclasses; i++)
+    if (!c->classes[i]->outer) chk_number_local_classes(c, c->classes[i]);
   chk_names_free(c);
   return c->errors == 0;
 }

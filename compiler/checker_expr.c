@@ -61,12 +61,14 @@ static DrType *name_as_field(DrChecker *c, DrExpr *e, DrFieldSym *f, DrClassSym 
   if (c->cur.in_init && f->owner == c->cur.cls && is_static == c->cur.is_static &&
       chk_field(f)->index >= c->cur.field_limit && !simple)
     chk_error(c, e->pos, "illegal forward reference");
+  DrExpr *recv = NULL;
   if (!is_static) {
-    if (where != c->cur.cls || c->cur.is_static) {
+    recv = chk_outer_ref(c, where, e->pos);
+    if (!recv) {
       chk_error(c, e->pos, "non-static variable %s cannot be referenced from a static context", f->name);
       return err(c, e);
     }
-    if (c->cur.in_ctor_call) {
+    if (c->cur.in_ctor_call && recv->kind == E_THIS) {
       chk_error(c, e->pos, "cannot reference %s before supertype constructor has been called", f->name);
       return err(c, e);
     }
@@ -80,7 +82,7 @@ static DrType *name_as_field(DrChecker *c, DrExpr *e, DrFieldSym *f, DrClassSym 
     e->target = NULL;
   } else {
     e->kind = E_FIELD;
-    e->target = chk_new_this(c, e->pos);
+    e->target = recv;
   }
   e->field = f;
   e->type = f->type;
@@ -96,6 +98,18 @@ static DrType *check_name(DrChecker *c, DrExpr *e) {
     DrChkLocal *cl = chk_local(l);
     if (cl->is_const && !lvalue) {
       chk_set_const(c, e, l->type, cl->cval);
+      return e->type;
+    }
+    if (cl->scope_idx < c->cur.capture_base) {
+      /* a local of the code around a local class or lambda: the class's
+       * own fields come first, then the captured local */
+      DrClassSym *k = c->cur.cls;
+      DrFieldSym *f = k && k->is_local && !c->cur.lambda && cl->scope_idx < chk_class(k)->scope_hi
+                          ? chk_lookup_field(c, k, name) : NULL;
+      if (f) return name_as_field(c, e, f, k, lvalue, simple);
+      DrPos pos = e->pos;
+      *e = *chk_capture(c, l, pos);
+      if (lvalue) cl->not_ef = true;
       return e->type;
     }
     e->kind = E_LOCAL;
@@ -248,7 +262,10 @@ static DrType *check_field_access(DrChecker *c, DrExpr *e) {
 
 void chk_args(DrChecker *c, DrExpr **args, int nargs) {
   for (int i = 0; i < nargs; i++)
-    if (args[i]) {
+    if (args[i] && chk_is_poly(args[i])) {
+      /* typed by the parameter of the method chosen (chk_convert_args) */
+      args[i]->type = &c->T->t_null;
+    } else if (args[i]) {
       DrType *t = chk_expr(c, args[i]);
       if (t && t->kind == TY_VOID) {
         chk_error(c, args[i]->pos, "'void' type not allowed here");
@@ -259,8 +276,11 @@ void chk_args(DrChecker *c, DrExpr **args, int nargs) {
 
 void chk_convert_args(DrChecker *c, DrMethodSym *m, DrExpr **args, int nargs) {
   if (!m || m->nparams != nargs) return;
-  for (int i = 0; i < nargs; i++)
-    if (args[i]) chk_coerce(c, args[i], m->params[i]);
+  for (int i = 0; i < nargs; i++) {
+    if (!args[i]) continue;
+    if (chk_is_poly(args[i])) chk_poly(c, args[i], m->params[i]);
+    else chk_coerce(c, args[i], m->params[i]);
+  }
 }
 
 static bool any_error(DrExpr **args, int nargs) {
@@ -295,6 +315,11 @@ static DrType *check_call(DrChecker *c, DrExpr *e) {
   const char *name = e->name ? e->name : "?";
   e->name = name;
   bool found = false;
+  if (e->method) { /* made resolved by the compiler: a lambda's forwarder */
+    chk_args(c, e->args, e->nargs);
+    if (e->target) chk_expr(c, e->target);
+    return finish_call(c, e, e->method);
+  }
   if (e->is_super) {
     chk_args(c, e->args, e->nargs);
     DrClassSym *k = c->cur.cls;
@@ -323,15 +348,16 @@ static DrType *check_call(DrChecker *c, DrExpr *e) {
     DrMethodSym *m = chk_resolve_call(c, e->pos, k, name, e->args, e->nargs, false, &found);
     if (!m) return no_method(c, e, found);
     if (!(m->mods & DR_MOD_STATIC)) {
-      if (k != c->cur.cls || c->cur.is_static) {
+      DrExpr *recv = chk_outer_ref(c, k, e->pos);
+      if (!recv) {
         chk_error(c, e->pos, "non-static method %s cannot be referenced from a static context", chk_method_sig(c, m));
         return err(c, e);
       }
-      if (c->cur.in_ctor_call) {
+      if (c->cur.in_ctor_call && recv->kind == E_THIS) {
         chk_error(c, e->pos, "cannot reference this before supertype constructor has been called");
         return err(c, e);
       }
-      e->target = chk_new_this(c, e->pos);
+      e->target = recv;
     }
     return finish_call(c, e, m);
   }
@@ -363,8 +389,24 @@ static DrType *check_call(DrChecker *c, DrExpr *e) {
 
 /* ----------------------------------------------------- object creation */
 
+/* The class `outer.new Inner()` names: a member class of outer's type. */
+static DrType *qualified_new_type(DrChecker *c, DrExpr *e) {
+  DrType *qt = chk_value(c, e->target);
+  if (chk_is_err(qt)) return qt;
+  if (qt->kind != TY_CLASS) {
+    chk_error(c, e->target->pos, "%s cannot be dereferenced", chk_type_str(c, qt));
+    return &c->T->t_error;
+  }
+  DrClassSym *k = e->tref.name && !strchr(e->tref.name, '.') ? chk_member_class(c, qt->cls, e->tref.name) : NULL;
+  if (!k) {
+    chk_error(c, e->tref.pos, "cannot find symbol '%s'", e->tref.name ? e->tref.name : "?");
+    return &c->T->t_error;
+  }
+  return e->tref.resolved = k->type;
+}
+
 static DrType *check_new(DrChecker *c, DrExpr *e) {
-  DrType *t = chk_resolve_tref(c, &e->tref);
+  DrType *t = e->target ? qualified_new_type(c, e) : chk_resolve_tref(c, &e->tref);
   chk_args(c, e->args, e->nargs);
   if (chk_is_err(t)) return err(c, e);
   if (t->kind != TY_CLASS) {
@@ -372,6 +414,13 @@ static DrType *check_new(DrChecker *c, DrExpr *e) {
     return err(c, e);
   }
   DrClassSym *k = t->cls;
+  if (e->body) {
+    if (e->target) {
+      chk_error(c, e->pos, "qualified anonymous classes are not supported in DL");
+      return err(c, e);
+    }
+    return chk_anon_class(c, e, t);
+  }
   if (k->flags & DR_CLS_SYM_ABSTRACT) {
     chk_error(c, e->pos, "%s is abstract; cannot be instantiated", k->source_name);
     return err(c, e);
@@ -384,6 +433,7 @@ static DrType *check_new(DrChecker *c, DrExpr *e) {
   }
   e->method = m;
   chk_convert_args(c, m, e->args, e->nargs);
+  chk_new_hidden(c, e, k);
   e->type = t;
   return t;
 }
@@ -431,6 +481,10 @@ void chk_init_expr(DrChecker *c, DrExpr *e, DrType *t) {
     check_array_init(c, e, t);
     return;
   }
+  if (chk_is_poly(e)) {
+    chk_poly(c, e, t);
+    return;
+  }
   chk_expr(c, e);
   chk_assign_to(c, e, t);
 }
@@ -467,6 +521,7 @@ static DrType *check_index(DrChecker *c, DrExpr *e) {
 }
 
 static DrType *check_this(DrChecker *c, DrExpr *e) {
+  if (e->target) return chk_qualified_this(c, e);
   if (!c->cur.cls || c->cur.is_static) {
     chk_error(c, e->pos, "non-static variable this cannot be referenced from a static context");
     return err(c, e);
@@ -513,6 +568,10 @@ DrType *chk_expr_q(DrChecker *c, DrExpr *e) {
   case E_COND: return chk_cond_op(c, e);
   case E_CAST: return chk_cast(c, e);
   case E_INSTANCEOF: return chk_instanceof(c, e);
+  case E_LAMBDA:
+  case E_METHOD_REF:
+    chk_error(c, e->pos, "%s not expected here", e->kind == E_LAMBDA ? "lambda expression" : "method reference");
+    return err(c, e);
   case E_LOCAL:
   case E_FIELD:
   case E_STATIC_FIELD:

@@ -124,7 +124,11 @@ static void read_local(DrFlow *f, DrExpr *e) {
 }
 
 static void assign_local(DrFlow *f, DrLocalSym *l, DrPos pos) {
-  if (tracked(f, l)) assign_var(f, l->index, l->name, chk_local(l)->blank_final, pos);
+  if (!tracked(f, l)) return;
+  /* JLS 4.12.4: assigned where it may already hold a value, it is not
+   * effectively final (a lambda or inner class may not use it) */
+  if (bit(f->s.pa, l->index) || bit(f->loop_pa, l->index)) chk_local(l)->not_ef = true;
+  assign_var(f, l->index, l->name, chk_local(l)->blank_final, pos);
 }
 
 /* The bit of a blank final field accessed as x / this.x (or C.x for a
@@ -259,6 +263,9 @@ static void fx(DrFlow *f, DrExpr *e) {
     fx_args(f, e->args, e->nargs);
     break;
   case E_NEW:
+    fx_args(f, e->hidden, e->nhidden);
+    fx_args(f, e->args, e->nargs);
+    break;
   case E_ARRAY_INIT: fx_args(f, e->args, e->nargs); break;
   case E_NEW_ARRAY:
     fx_args(f, e->args, e->nargs);
@@ -383,7 +390,8 @@ static void loop_pass(DrFlow *f, DrStmt *s, DrLoopKind kind, DrFlowState *after,
       if (s->ndecls > 0) {
         DrFlowState keep = f->s;
         f->s = ct;
-        assign_local(f, s->decls[0].sym, s->decls[0].pos);
+        DrLocalSym *v = s->decls[0].sym; /* a fresh variable each iteration: effectively final */
+        if (tracked(f, v)) assign_var(f, v->index, v->name, chk_local(v)->blank_final, s->decls[0].pos);
         f->s = keep;
       }
     } else if (s->expr) {

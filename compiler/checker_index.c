@@ -100,6 +100,7 @@ void chk_scope_push(DrChecker *c, DrLocalSym *l) {
   uint32_t h = dr_hash_str(l->name);
   int32_t *v = dr_hidx_find(&c->scope_idx, h, same_local, &key);
   int i = c->nscope, nprev = c->nscope;
+  chk_local(l)->scope_idx = i;
   DR_ARENA_PUSH(c->arena, c->scope, c->nscope, c->scope_cap, l);
   DR_ARENA_PUSH(c->arena, c->scope_prev, nprev, c->scope_prev_cap, v ? *v : -1);
   if (v)

@@ -26,6 +26,17 @@ typedef struct {
   bool cyclic;         /* reported as part of an inheritance cycle */
   bool members_done;
   DrClassSym *top;     /* the top-level class of its nest (private access) */
+  /* a local or anonymous class: the enclosing code's locals it sees are
+   * the scope entries [scope_lo, scope_hi); those it uses are captured */
+  int scope_lo, scope_hi;
+  DrLocalSym **captured;  /* the locals behind sym.captures, in order */
+  int captured_cap;
+  bool complete;          /* its body is checked: its captures are known */
+  DrExpr **pending;       /* creations inside its own body, before complete */
+  int npending, pending_cap;
+  int nlambdas;           /* lambda$...$N numbers given out in it */
+  int nsynthetic;         /* $$Lambda$N numbers given out in it */
+  bool is_fn;             /* a lambda's or method reference's class */
 } DrChkClass;
 
 typedef struct {
@@ -42,6 +53,7 @@ typedef struct {
   int locals_cap;
   DrMethodSym *ctor_target; /* this(...) target, for recursion detection */
   int visit;                /* constructor-cycle walk state */
+  DrMethodSym *lambda_in;   /* a lambda's method: the method the lambda is in */
 } DrChkMethod;
 
 typedef struct {
@@ -50,6 +62,12 @@ typedef struct {
   bool is_param;
   bool is_const;       /* a constant variable (final, constant initializer) */
   DrConst cval;
+  int scope_idx;       /* its entry of the scope stack */
+  DrClassSym *local_class; /* a scope marker for a local class ("class Name") */
+  bool not_ef;         /* assigned where it may already hold a value (flow) */
+  DrPos *cap_pos;      /* where a lambda or inner class uses it (JLS 4.12.4) */
+  bool *cap_lambda;
+  int ncap, cap_cap;
 } DrChkLocal;
 
 static inline DrChkClass *chk_class(DrClassSym *s) { return (DrChkClass *)s; }
@@ -82,7 +100,20 @@ typedef struct {
   int loop_depth;        /* enclosing loops (continue) */
   int break_depth;       /* enclosing loops and switches (break) */
   bool prelude;          /* drvm's library: sees every prelude class */
+  int capture_base;      /* locals below this entry belong to the code around
+                            a local class or lambda: using one captures it */
+  int decl_base;         /* a new local may not share a name with the entries
+                            from here on */
+  struct DrChkLambda *lambda; /* the lambda whose body this is, or NULL */
 } DrChkCtx;
+
+/* A lambda whose body is being checked (checker_lambda.c). */
+typedef struct DrChkLambda {
+  DrMethodSym *meth;     /* lambda$m$N: the body, in the enclosing class */
+  DrLocalSym **orig;     /* the enclosing locals it captures ... */
+  DrLocalSym **params;   /* ... and the parameters of meth they arrive in */
+  int ncaps, cap, pcap;
+} DrChkLambda;
 
 /* What a name names in a class (or, owner NULL, at top level): the
  * checker's namespaces (checker_index.c). */
@@ -133,10 +164,20 @@ DrLocalSym *chk_declare_local(DrChecker *c, const char *name, DrType *type, DrPo
                               bool blank);
 DrLocalSym *chk_hidden_local(DrChecker *c, const char *name, DrType *type, DrPos pos);
 void chk_field_initializer(DrChecker *c, DrFieldSym *f);
+/* A local or anonymous class (outer: the class whose code declares it):
+ * its symbol, not yet in any namespace. */
+DrClassSym *chk_declare_local_class(DrChecker *c, DrClassDecl *d, const char *binary_name);
+/* The class phases (supertypes ... bodies) for a local class, now. */
+void chk_local_class_phases(DrChecker *c, DrClassSym *k, DrMethodSym *anon_super);
+DrChkMethod *chk_new_method(DrChecker *c, DrClassSym *k, const char *name, unsigned mods, DrPos pos);
+/* A parameter of m that no scope sees (synthetic methods). */
+DrLocalSym *chk_param_local(DrChecker *c, DrMethodSym *m, const char *name, DrType *type, DrPos pos);
 bool chk_is_interface(const DrClassSym *cls);
 void chk_resolve_supers(DrChecker *c, DrClassSym *cls);
 DrClassSym *chk_top(DrClassSym *cls);
 const char *chk_method_sig(DrChecker *c, const DrMethodSym *m);
+/* "method main(String[])", "constructor A(int)"...: where the code being checked is (javac's words). */
+const char *chk_method_where(DrChecker *c);
 
 /* checker_index.c */
 void *chk_name_get(DrChecker *c, const void *owner, DrChkNs ns, const char *name);
@@ -210,6 +251,49 @@ DrType *chk_cond_op(DrChecker *c, DrExpr *e);
 DrType *chk_cast(DrChecker *c, DrExpr *e);
 DrType *chk_instanceof(DrChecker *c, DrExpr *e);
 bool chk_check_lvalue(DrChecker *c, DrExpr *t, bool compound);
+
+/* checker_nested.c */
+/* The innermost enclosing instance (this, this.this$0, ...) that is a
+ * target; NULL in a static context or if there is none. */
+DrExpr *chk_outer_ref(DrChecker *c, DrClassSym *target, DrPos pos);
+DrType *chk_qualified_this(DrChecker *c, DrExpr *e);
+/* Local l used by the code being checked: its value there (capturing it
+ * into the lambdas and classes in between); records the use. */
+DrExpr *chk_capture(DrChecker *c, DrLocalSym *l, DrPos pos);
+/* The value of l in the current code, without recording a use. */
+DrExpr *chk_local_value(DrChecker *c, DrLocalSym *l, DrPos pos);
+/* e creates k (E_NEW): the values of k's hidden constructor parameters. */
+void chk_new_hidden(DrChecker *c, DrExpr *e, DrClassSym *k);
+DrType *chk_anon_class(DrChecker *c, DrExpr *e, DrType *t);
+void chk_local_class_stmt(DrChecker *c, DrStmt *s);
+/* Local and anonymous classes under k renamed as javac names them. */
+void chk_number_local_classes(DrChecker *c, DrClassSym *k);
+DrClassSym *chk_find_local_class(DrChecker *c, const char *name);
+/* A constructor's superclass's hidden arguments (m->super_hidden). */
+void chk_super_hidden(DrChecker *c, DrMethodSym *m, DrPos pos);
+/* Sets the scope of code in class k (its enclosing locals, if local). */
+void chk_class_scope(DrChecker *c, DrClassSym *k);
+/* After m's flow pass: the captured locals of m that are not
+ * effectively final, at each use. */
+void chk_check_captures(DrChecker *c, DrMethodSym *m);
+DrExpr *chk_new_field_ref(DrChecker *c, DrExpr *target, DrFieldSym *f, DrPos pos);
+DrFieldSym *chk_synthetic_field(DrChecker *c, DrClassSym *k, const char *name, DrType *type);
+
+/* checker_lambda.c */
+DrType *chk_lambda(DrChecker *c, DrExpr *e, DrType *target);
+DrType *chk_method_ref(DrChecker *c, DrExpr *e, DrType *target);
+/* The single abstract method of a functional interface, or NULL. */
+DrMethodSym *chk_functional_method(DrChecker *c, DrType *t);
+bool chk_is_poly(const DrExpr *e);
+/* A lambda or method reference where a value of type t is wanted. */
+DrType *chk_poly(DrChecker *c, DrExpr *e, DrType *t);
+/* Whether a lambda or method reference may have type t (overloading:
+ * a functional interface whose method takes as many parameters). */
+bool chk_poly_fits(DrChecker *c, DrExpr *e, DrType *t);
+/* JLS 15.12.2.5 for an explicitly typed lambda argument e: functional
+ * interface s is more specific than t (same parameters, t's method void
+ * and s's not). */
+bool chk_fn_more_specific(DrChecker *c, DrExpr *e, DrType *s, DrType *t);
 
 /* checker_stmt.c */
 void chk_stmt(DrChecker *c, DrStmt *s);

@@ -42,9 +42,21 @@ DrClassSym *chk_member_class(DrChecker *c, DrClassSym *cls, const char *name) {
  * classes (which shadow java.lang's), then the prelude's visible classes. */
 DrClassSym *chk_find_class(DrChecker *c, const char *name, bool *is_package) {
   if (is_package) *is_package = false;
+  bool locals_seen = false;
   for (DrClassSym *k = c->cur.cls; k; k = k->outer) {
     if (!k->outer && strcmp(k->name, name) == 0) return k;
     DrClassSym *m = chk_member_class(c, k, name);
+    if (m) return m;
+    /* the local classes in scope come between a local class's members
+     * and those of the class around it */
+    if (k->is_local && !locals_seen) {
+      locals_seen = true;
+      m = chk_find_local_class(c, name);
+      if (m) return m;
+    }
+  }
+  if (!locals_seen) {
+    DrClassSym *m = chk_find_local_class(c, name);
     if (m) return m;
   }
   DrClassSym *k = c->cur.prelude ? NULL : chk_name_get(c, NULL, CHK_NS_TYPE, name);
@@ -273,15 +285,22 @@ DrMethodSym *chk_find_method_sig(DrChecker *c, DrClassSym *cls, const char *name
 
 static bool applicable(DrChecker *c, DrMethodSym *m, DrExpr **args, int nargs) {
   if (m->nparams != nargs) return false;
-  for (int i = 0; i < nargs; i++)
-    if (!args[i] || !chk_invocation_conv(c, args[i]->type, m->params[i])) return false;
+  for (int i = 0; i < nargs; i++) {
+    if (args[i] && chk_is_poly(args[i])) {
+      if (!chk_poly_fits(c, args[i], m->params[i])) return false;
+    } else if (!args[i] || !chk_invocation_conv(c, args[i]->type, m->params[i])) {
+      return false;
+    }
+  }
   return true;
 }
 
 /* m1 is at least as specific as m2 (JLS 15.12.2.5, non-generic). */
-static bool more_specific(DrChecker *c, DrMethodSym *m1, DrMethodSym *m2) {
-  for (int i = 0; i < m1->nparams; i++)
-    if (!chk_invocation_conv(c, m1->params[i], m2->params[i])) return false;
+static bool more_specific(DrChecker *c, DrMethodSym *m1, DrMethodSym *m2, DrExpr **args) {
+  for (int i = 0; i < m1->nparams; i++) {
+    if (chk_invocation_conv(c, m1->params[i], m2->params[i])) continue;
+    if (!args || !chk_fn_more_specific(c, args[i], m1->params[i], m2->params[i])) return false;
+  }
   return true;
 }
 
@@ -299,11 +318,12 @@ const char *chk_arg_types(DrChecker *c, DrExpr **args, int nargs) {
   return s;
 }
 
-static DrMethodSym *most_specific(DrChecker *c, DrChkMethodList *app, DrPos pos, const char *name, bool report) {
+static DrMethodSym *most_specific(DrChecker *c, DrChkMethodList *app, DrPos pos, const char *name, bool report,
+                                  DrExpr **args) {
   for (int i = 0; i < app->count; i++) {
     bool best = true;
     for (int j = 0; j < app->count && best; j++)
-      if (i != j) best = more_specific(c, app->items[i], app->items[j]);
+      if (i != j) best = more_specific(c, app->items[i], app->items[j], args);
     if (best) return app->items[i];
   }
   if (report) {
@@ -343,9 +363,9 @@ DrMethodSym *chk_resolve_call(DrChecker *c, DrPos pos, DrClassSym *cls, const ch
     else DR_ARENA_PUSH(c->arena, hidden.items, hidden.count, hidden.cap, m);
   }
   if (app.count == 1) return app.items[0];
-  if (app.count > 1) return most_specific(c, &app, pos, ctor ? cls->name : name, !arg_error);
+  if (app.count > 1) return most_specific(c, &app, pos, ctor ? cls->name : name, !arg_error, args);
   if (hidden.count > 0) {
-    DrMethodSym *m = most_specific(c, &hidden, pos, ctor ? cls->name : name, false);
+    DrMethodSym *m = most_specific(c, &hidden, pos, ctor ? cls->name : name, false, args);
     const char *what = (m->mods & DR_MOD_PRIVATE) ? "private" : (m->mods & DR_MOD_PROTECTED) ? "protected" : NULL;
     if (what)
       chk_error(c, pos, "%s has %s access in %s", chk_method_sig(c, m), what, m->owner->source_name);

@@ -254,6 +254,11 @@ DrType *chk_assign(DrChecker *c, DrExpr *e) {
   DrType *rt;
   if (e->rhs->kind == E_ARRAY_INIT) {
     rt = chk_expr(c, e->rhs); /* reports "array initializer not allowed here" */
+  } else if (op == DR_BIN_NONE && chk_is_poly(e->rhs)) {
+    if (!chk_is_err(lt)) chk_poly(c, e->rhs, lt);
+    bool ok2 = chk_is_err(lt) || chk_check_lvalue(c, t, false);
+    e->type = lt;
+    return ok2 ? lt : err(c, e);
   } else {
     rt = op == DR_BIN_NONE ? chk_expr(c, e->rhs) : chk_value(c, e->rhs);
   }
@@ -360,6 +365,11 @@ DrType *chk_cond_op(DrChecker *c, DrExpr *e) {
 
 DrType *chk_cast(DrChecker *c, DrExpr *e) {
   DrType *t = chk_resolve_tref(c, &e->tref);
+  if (e->target && chk_is_poly(e->target)) {
+    if (chk_is_err(t)) return err(c, e);
+    e->type = chk_poly(c, e->target, t);
+    return e->type;
+  }
   DrType *s = e->target ? chk_value(c, e->target) : &c->T->t_error;
   if (chk_is_err(t)) return err(c, e);
   if (t->kind == TY_VOID) {

@@ -49,7 +49,9 @@ static void check_return(DrChecker *c, DrStmt *s) {
     return;
   }
   DrType *ret = m->is_ctor ? &c->T->t_void : m->ret;
-  if (s->expr) {
+  if (s->expr && chk_is_poly(s->expr) && ret->kind != TY_VOID) {
+    chk_poly(c, s->expr, ret);
+  } else if (s->expr) {
     DrType *t = chk_expr(c, s->expr);
     if (chk_is_err(ret) || chk_is_err(t)) return;
     if (ret->kind == TY_VOID) {
@@ -338,7 +340,7 @@ void chk_stmt(DrChecker *c, DrStmt *s) {
     chk_args(c, s->args, s->nargs);
     break;
   case S_EMPTY: break;
-  case S_CLASS: chk_error(c, s->pos, "local classes are not supported in DL"); break;
+  case S_CLASS: chk_local_class_stmt(c, s); break;
   }
 }
 
@@ -350,7 +352,7 @@ static void enter(DrChecker *c, DrClassSym *k, DrMethodSym *m, bool is_static) {
   c->cur.meth = m;
   c->cur.is_static = is_static;
   c->cur.prelude = (k->flags & DR_CLS_SYM_PRELUDE) != 0;
-  c->cur.scope_base = c->nscope;
+  chk_class_scope(c, k);
   c->cur.field_limit = -1;
 }
 
@@ -376,12 +378,13 @@ void chk_method_body(DrChecker *c, DrMethodSym *m, DrChkTrack *track) {
       check_ctor_call(c, s0, m);
       first = 1;
       this_call = !s0->is_super;
-    } else if (k->super) {
+    } else if (k->super && !m->pass_super) {
       /* the implicit super(): the superclass needs an accessible
        * no-argument constructor */
       bool found = false;
       chk_resolve_call(c, mem ? mem->pos : k->decl->pos, k->super, k->super->name, NULL, 0, true, &found);
     }
+    if (!this_call) chk_super_hidden(c, m, mem ? mem->pos : k->decl->pos);
   }
   if (body) {
     if (body->kind == S_BLOCK)
@@ -391,6 +394,7 @@ void chk_method_body(DrChecker *c, DrMethodSym *m, DrChkTrack *track) {
       chk_stmt(c, body);
     chk_flow_body(c, m, body, !m->is_ctor && m->ret->kind != TY_VOID && !chk_is_err(m->ret), false,
                   m->is_ctor && !this_call ? track : NULL);
+    chk_check_captures(c, m);
   }
   chk_scope_pop(c, saved);
 }
@@ -404,6 +408,7 @@ void chk_init_block(DrChecker *c, DrClassSym *k, DrMember *mem, int field_limit,
   if (mem->body) {
     chk_stmt(c, mem->body);
     chk_flow_body(c, c->cur.meth, mem->body, false, true, track);
+    chk_check_captures(c, c->cur.meth);
   }
   chk_scope_pop(c, saved);
 }

@@ -162,6 +162,14 @@ static bool has_static_init(DrClassSym *k) {
   return false;
 }
 
+/* The hidden constructor parameters of k (ast.h, DrClassSym.captures). */
+static int n_hidden(const DrClassSym *k) { return (k->outer_this ? 1 : 0) + k->ncaptures; }
+
+static DrFieldSym *hidden_field(const DrClassSym *k, int i) {
+  if (k->outer_this) return i == 0 ? k->outer_this : k->captures[i - 1];
+  return k->captures[i];
+}
+
 static DrMethod *new_method(Em *E, DrClassSym *k, DrMethodSym *ms) {
   DrMethod *m = dr_method_new(E->vm, k->rt, ms->name, method_desc(E, ms));
   ms->rt = m;
@@ -175,10 +183,13 @@ static DrMethod *new_method(Em *E, DrClassSym *k, DrMethodSym *ms) {
   if (mods & DR_MOD_PRIVATE) m->flags |= DR_M_PRIVATE;
   if (mods & DR_MOD_FINAL) m->flags |= DR_M_FINAL;
   if (ms->is_ctor) m->flags |= DR_M_CTOR;
-  m->nparams = ms->nparams + (st ? 0 : 1);
+  if (mods & DR_MOD_HIDDEN) m->flags |= DR_M_HIDDEN;
+  int hidden = ms->is_ctor ? n_hidden(k) : 0;
+  m->nparams = ms->nparams + (st ? 0 : 1) + hidden;
   m->param_kinds = dr_xcalloc((size_t)m->nparams + 1, sizeof(DrKind));
   int p = 0;
   if (!st) m->param_kinds[p++] = DR_K_REF;
+  for (int i = 0; i < hidden; i++) m->param_kinds[p++] = em_kind(hidden_field(k, i)->type);
   for (int i = 0; i < ms->nparams; i++) m->param_kinds[p++] = em_kind(ms->params[i]);
   m->ret_kind = ms->ret ? em_kind(ms->ret) : DR_K_VOID;
   m->nregs = m->nparams;
@@ -372,12 +383,42 @@ static void initializers(Em *E, DrClassSym *k, bool statics) {
 
 /* this(...) or super(...): its arguments as any call's (a later one may
  * assign an earlier one's local), however many there are. */
-static void gen_ctor_call(Em *E, DrMethodSym *ctor, DrExpr **args, int nargs) {
-  int *regs = dr_xmalloc(sizeof(int) * (size_t)(nargs + 1));
+static void gen_ctor_call(Em *E, DrMethodSym *ctor, DrExpr **hidden, int nhidden, DrExpr **args, int nargs) {
+  int n = nhidden + nargs;
+  int *regs = dr_xmalloc(sizeof(int) * (size_t)(n + 1));
+  DrExpr **ops = dr_xmalloc(sizeof(DrExpr *) * (size_t)(n + 1));
+  if (nhidden) memcpy(ops, hidden, sizeof(DrExpr *) * (size_t)nhidden);
+  if (nargs) memcpy(ops + nhidden, args, sizeof(DrExpr *) * (size_t)nargs);
   regs[0] = 0;
-  em_operands(E, args, nargs, regs + 1);
-  em_invoke(E, DR_OP_INVOKESPECIAL, ctor, EM_DISCARD, regs, nargs + 1);
-  for (int i = 1; i <= nargs; i++) em_free(E, regs[i]);
+  em_operands(E, ops, n, regs + 1);
+  em_invoke(E, DR_OP_INVOKESPECIAL, ctor, EM_DISCARD, regs, n + 1);
+  for (int i = 1; i <= n; i++) em_free(E, regs[i]);
+  free(regs);
+  free(ops);
+}
+
+/* this(...): the same hidden arguments this constructor received. */
+static void gen_this_call(Em *E, DrClassSym *k, DrMethodSym *ctor, DrExpr **args, int nargs) {
+  int h = n_hidden(k), n = h + nargs;
+  int *regs = dr_xmalloc(sizeof(int) * (size_t)(n + 1));
+  regs[0] = 0;
+  for (int i = 0; i < h; i++) regs[1 + i] = 1 + i;
+  em_operands(E, args, nargs, regs + 1 + h);
+  em_invoke(E, DR_OP_INVOKESPECIAL, ctor, EM_DISCARD, regs, n + 1);
+  for (int i = 1 + h; i <= n; i++) em_free(E, regs[i]);
+  free(regs);
+}
+
+/* An anonymous class's constructor: the superclass's with its arguments. */
+static void gen_pass_super(Em *E, DrMethodSym *ms, int first_param) {
+  DrMethodSym *sc = ms->pass_super;
+  int h = ms->nsuper_hidden, n = h + ms->nparams;
+  int *regs = dr_xmalloc(sizeof(int) * (size_t)(n + 1));
+  regs[0] = 0;
+  em_operands(E, ms->super_hidden, h, regs + 1);
+  for (int i = 0; i < ms->nparams; i++) regs[1 + h + i] = first_param + i;
+  em_invoke(E, DR_OP_INVOKESPECIAL, sc, EM_DISCARD, regs, n + 1);
+  for (int i = 1; i <= h; i++) em_free(E, regs[i]);
   free(regs);
 }
 
@@ -385,6 +426,12 @@ static void gen_body(Em *E, DrClassSym *k, DrMethodSym *ms) {
   DrMethod *m = ms->rt;
   em_begin(E, ms, m);
   if (!E->is_static) em_reg(E, true); /* this */
+  int hidden = ms->is_ctor ? n_hidden(k) : 0;
+  for (int i = 0; i < hidden; i++) em_reg(E, em_is_ref(hidden_field(k, i)->type));
+  /* an anonymous class's constructor has parameters but no declaration
+   * (so no locals): its arguments pass straight to the superclass's */
+  if (ms->pass_super && !ms->decl)
+    for (int i = 0; i < ms->nparams; i++) em_reg(E, em_is_ref(ms->params[i]));
   alloc_locals(E, ms);
   if (ms->is_ctor) alloc_locals(E, k->instance_init);
   E->first_temp = E->nregs;
@@ -396,15 +443,20 @@ static void gen_body(Em *E, DrClassSym *k, DrMethodSym *ms) {
     int n = body ? body->nstmts : 0;
     DrStmt *s0 = n > 0 ? stmts[0] : NULL;
     bool this_call = false;
+    /* as javac: the hidden fields are set before the superclass runs */
+    for (int i = 0; i < hidden; i++) em_op(E, em_field_op(hidden_field(k, i), true), 3, 0, hidden_field(k, i)->slot, 1 + i);
     if (s0 && s0->kind == S_CTOR_CALL) {
       em_line(E, s0->pos.line);
-      if (s0->ctor) gen_ctor_call(E, s0->ctor, s0->args, s0->nargs);
       this_call = !s0->is_super;
+      if (s0->ctor && this_call) gen_this_call(E, k, s0->ctor, s0->args, s0->nargs);
+      else if (s0->ctor) gen_ctor_call(E, s0->ctor, ms->super_hidden, ms->nsuper_hidden, s0->args, s0->nargs);
       stmts++;
       n--;
+    } else if (ms->pass_super) {
+      gen_pass_super(E, ms, 1 + hidden);
     } else if (k->super) {
       DrMethodSym *sc = em_find_method(k->super, "<init>", 0, TY_VOID);
-      if (sc) gen_ctor_call(E, sc, NULL, 0);
+      if (sc) gen_ctor_call(E, sc, ms->super_hidden, ms->nsuper_hidden, NULL, 0);
     }
     if (!this_call) initializers(E, k, false);
     if (body) em_line(E, body->pos.line);
@@ -483,6 +535,7 @@ DrClass *dr_emit(DrVM *vm, DrArena *arena, DrTypes *types, DrProgram *prog) {
   E.m_value_of_chars = em_find_method(E.c_string, "valueOf", 1, TY_ARRAY);
   E.m_string_equals = em_find_method(E.c_string, "equals", 1, TY_CLASS);
   E.m_string_hash = em_find_method(E.c_string, "hashCode", 0, TY_VOID);
+  E.m_npe_ctor = em_find_method(find_class(prog, "java.lang.NullPointerException"), "<init>", 0, TY_VOID);
 
   int first = vm->nclasses;
   all_classes(&E, create_class);

@@ -202,6 +202,23 @@ static int call(Em *E, DrExpr *e, int dst) {
   return r;
 }
 
+void em_null_check(Em *E, int reg, int line) {
+  DrMethodSym *ctor = E->m_npe_ctor;
+  if (!ctor) return;
+  EmLabel ok;
+  em_label_init(&ok);
+  uint32_t ops[1] = {(uint32_t)reg};
+  em_jump(E, DR_OP_JNONNULL, 1, ops, &ok);
+  int x = em_temp(E, true);
+  em_line(E, line);
+  em_op(E, DR_OP_NEW, 2, x, ctor->owner->rt->id);
+  em_invoke(E, DR_OP_INVOKESPECIAL, ctor, EM_DISCARD, &x, 1);
+  em_op(E, DR_OP_THROW, 1, x);
+  em_free(E, x);
+  em_bind(E, &ok);
+  em_label_free(&ok);
+}
+
 static int new_object(Em *E, DrExpr *e, int dst) {
   DrMethodSym *ctor = e->method;
   int n = e->nargs + 1;
@@ -215,11 +232,25 @@ static int new_object(Em *E, DrExpr *e, int dst) {
     free(regs);
     return r;
   }
+  /* hidden arguments (enclosing instance, captured values) first */
+  if (e->nhidden) {
+    free(regs);
+    n = e->nhidden + e->nargs + 1;
+    regs = dr_xcalloc((size_t)n + 1, sizeof(int));
+  }
+  DrExpr **ops = e->args;
+  if (e->nhidden) {
+    ops = dr_xcalloc((size_t)n, sizeof(DrExpr *));
+    memcpy(ops, e->hidden, sizeof(DrExpr *) * (size_t)e->nhidden);
+    if (e->nargs) memcpy(ops + e->nhidden, e->args, sizeof(DrExpr *) * (size_t)e->nargs);
+  }
   int obj = em_temp(E, true);
   em_line(E, e->pos.line);
   em_op(E, DR_OP_NEW, 2, obj, ctor->owner->rt->id);
   regs[0] = obj;
-  em_operands(E, e->args, e->nargs, regs + 1);
+  em_operands(E, ops, n - 1, regs + 1);
+  if (ops != e->args) free(ops);
+  if (e->op > 0) em_null_check(E, regs[e->op], e->pos.line);
   for (int i = 1; i < n; i++) em_free(E, regs[i]);
   em_line(E, e->pos.line);
   em_invoke(E, DR_OP_INVOKESPECIAL, ctor, EM_DISCARD, regs, n);
@@ -929,7 +960,9 @@ int em_expr(Em *E, DrExpr *e, int dst) {
   }
   case E_TYPE:
   case E_NAME:
-  case E_FIELD_ACCESS: break;
+  case E_FIELD_ACCESS:
+  case E_LAMBDA:       /* the checker made them E_NEW */
+  case E_METHOD_REF: break;
   }
   dr_panic(__FILE__, __LINE__, "emitter: unexpected expression kind %d at line %d", (int)e->kind, e->pos.line);
 }

@@ -60,6 +60,7 @@ typedef struct {
   DrMethodSym *m_value_of_object; /* String.valueOf(Object) */
   DrMethodSym *m_value_of_chars;  /* String.valueOf(char[]): new String(char[]) */
   DrMethodSym *m_string_equals, *m_string_hash;
+  DrMethodSym *m_npe_ctor;        /* new NullPointerException() */
   uint8_t *cls_state;    /* by runtime class id: layout/vtable progress */
 
   /* the method being generated */
@@ -160,6 +161,9 @@ void em_operands(Em *E, DrExpr **es, int n, int *regs);
 /* Calls method m: dst as em_expr, args[0..n) registers (receiver first). */
 int em_invoke(Em *E, DrOpcode op, DrMethodSym *m, int dst, const int *args, int nargs);
 void em_array_init(Em *E, DrExpr *init, int dst);
+/* Throws NullPointerException if reg holds null (javac's requireNonNull
+ * of outer.new Inner() and of a method reference's receiver). */
+void em_null_check(Em *E, int reg, int line);
 /* The ALOAD_x instruction for elements of kind k. */
 DrOpcode em_aload_op(DrKind k);
 /* Converts src's value from type `from` to `to` (dst as em_expr). */

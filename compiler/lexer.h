@@ -114,6 +114,8 @@ void parse_leave(DrParser *p);
 void parse_skip_group(DrParser *p);
 const char *parse_ident(DrParser *p, DrPos *pos);
 DrStmt *parse_block(DrParser *p);
+/* An anonymous class's body, at its `{`. */
+DrClassDecl *parse_anon_body(DrParser *p, DrPos pos);
 
 /* parser_expr.c */
 DrExpr *parse_new_expr(DrParser *p, DrExprKind kind, DrPos pos);

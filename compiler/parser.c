@@ -458,6 +458,15 @@ static void parse_class_body(DrParser *p, DrClassDecl *d) {
   parse_leave(p);
 }
 
+DrClassDecl *parse_anon_body(DrParser *p, DrPos pos) {
+  DrClassDecl *d = dr_arena_alloc(p->arena, sizeof *d);
+  d->name = ""; /* javac's anonymous classes have an empty name */
+  d->pos = pos;
+  d->from_prelude = p->prelude;
+  parse_class_body(p, d);
+  return d;
+}
+
 /* Skips an unsupported declaration (enum, record, @interface): its
  * header up to `{`, then the body. */
 static void parse_skip_decl(DrParser *p) {

@@ -161,21 +161,67 @@ static bool parse_paren_is_lambda(DrParser *p) {
   }
 }
 
-static DrExpr *parse_lambda(DrParser *p) {
-  DrPos pos = parse_cur(p)->pos;
-  parse_unsupported(p, pos, "lambdas are");
-  if (parse_at(p, T_LPAREN)) parse_skip_group(p);
-  else parse_advance(p);
-  parse_skip_lambda_body(p);
-  return parse_placeholder(p, pos);
+/* A lambda's parameter list: `x`, `()`, `(a, b)` or `(int a, String b)`. */
+static void parse_lambda_params(DrParser *p, DrExpr *e) {
+  int cap = 0;
+  if (parse_at(p, T_IDENT)) {
+    DrParam pm;
+    memset(&pm, 0, sizeof pm);
+    pm.name = parse_ident(p, &pm.pos);
+    DR_ARENA_PUSH(p->arena, e->params, e->nparams, cap, pm);
+    return;
+  }
+  parse_expect(p, T_LPAREN);
+  if (parse_accept(p, T_RPAREN)) return;
+  for (;;) {
+    DrParam pm;
+    memset(&pm, 0, sizeof pm);
+    bool typed = !(parse_at(p, T_IDENT) && (parse_peek(p, 1)->kind == T_COMMA || parse_peek(p, 1)->kind == T_RPAREN));
+    if (typed) {
+      DrPos mpos = parse_cur(p)->pos;
+      unsigned mods = 0;
+      while (parse_at(p, T_FINAL)) {
+        parse_advance(p);
+        mods |= DR_MOD_FINAL;
+      }
+      if (parse_at(p, T_IDENT) && strcmp(parse_cur(p)->text, "var") == 0 && parse_peek(p, 1)->kind == T_IDENT)
+        parse_unsupported(p, mpos, "var is");
+      pm.is_final = mods != 0;
+      parse_type(p, &pm.tref, false);
+    }
+    pm.name = parse_ident(p, &pm.pos);
+    DR_ARENA_PUSH(p->arena, e->params, e->nparams, cap, pm);
+    if (!parse_accept(p, T_COMMA)) break;
+  }
+  parse_expect(p, T_RPAREN);
 }
 
-/* After `::` (at the current token). */
-static void parse_method_ref(DrParser *p) {
-  parse_unsupported(p, parse_cur(p)->pos, "method references are");
+static DrExpr *parse_lambda(DrParser *p) {
+  DrExpr *e = parse_new_expr(p, E_LAMBDA, parse_cur(p)->pos);
+  parse_lambda_params(p, e);
+  e->pos = parse_cur(p)->pos; /* javac places a lambda at its arrow */
+  if (!parse_expect(p, T_ARROW)) return e;
+  if (!parse_enter(p)) return e;
+  if (parse_at(p, T_LBRACE)) e->block = parse_block(p);
+  else e->rhs = parse_expr(p);
+  parse_leave(p);
+  return e;
+}
+
+/* After `::` (at the current token); q is what stands before it. */
+static DrExpr *parse_method_ref(DrParser *p, DrExpr *q) {
+  DrExpr *e = parse_new_expr(p, E_METHOD_REF, parse_cur(p)->pos);
   parse_advance(p);
+  e->target = q;
   if (parse_at(p, T_LT)) parse_skip_type_args(p);
-  if (parse_at(p, T_IDENT) || parse_at(p, T_NEW)) parse_advance(p);
+  if (parse_at(p, T_NEW)) {
+    parse_advance(p);
+    e->name = "new";
+  } else {
+    DrPos npos;
+    e->name = parse_ident(p, &npos);
+  }
+  return e;
 }
 
 /* ------------------------------------------------------------ expressions */
@@ -262,9 +308,9 @@ static DrExpr *parse_creator(DrParser *p) {
     return e;
   }
   parse_args(p, &e->args, &e->nargs);
-  if (parse_at(p, T_LBRACE)) {
-    parse_unsupported(p, pos, "anonymous classes are");
-    parse_skip_group(p);
+  if (parse_at(p, T_LBRACE) && parse_enter(p)) {
+    e->body = parse_anon_body(p, pos);
+    parse_leave(p);
   }
   return e;
 }
@@ -307,7 +353,8 @@ static DrExpr *parse_primtype_in_expr(DrParser *p) {
     p->pos = i + 2;
   } else if (parse_kind_at(p, i) == T_COLONCOLON) {
     p->pos = i;
-    parse_method_ref(p);
+    parse_unsupported(p, t->pos, "array constructor references are");
+    (void)parse_method_ref(p, parse_placeholder(p, t->pos));
   } else {
     parse_error(p, t->pos, "illegal start of expression");
     parse_advance(p);
@@ -328,7 +375,8 @@ static DrExpr *parse_primary(DrParser *p) {
   case T_SUPER: {
     parse_advance(p);
     if (parse_at(p, T_COLONCOLON)) {
-      parse_method_ref(p);
+      parse_unsupported(p, pos, "super method references are");
+      (void)parse_method_ref(p, parse_placeholder(p, pos));
       return parse_placeholder(p, pos);
     }
     if (!parse_expect(p, T_DOT)) return parse_placeholder(p, pos);
@@ -410,17 +458,21 @@ static DrExpr *parse_selector(DrParser *p, DrExpr *e) {
       parse_unsupported(p, n->pos, "class literals are");
       parse_advance(p);
       return e;
-    case T_THIS:
-      parse_unsupported(p, n->pos, "qualified this is");
+    case T_THIS: {
       parse_advance(p);
-      return parse_new_expr(p, E_THIS, n->pos);
+      DrExpr *x = parse_new_expr(p, E_THIS, e->pos);
+      x->target = e;
+      return x;
+    }
     case T_SUPER:
       parse_unsupported(p, n->pos, "qualified super is");
       parse_advance(p);
       return e;
-    case T_NEW:
-      parse_unsupported(p, n->pos, "qualified class instance creation is");
-      return parse_creator(p);
+    case T_NEW: {
+      DrExpr *x = parse_creator(p);
+      if (x->kind == E_NEW) x->target = e;
+      return x;
+    }
     default:
       parse_error_expected(p, "<identifier>");
       return NULL;
@@ -434,7 +486,8 @@ static DrExpr *parse_selector(DrParser *p, DrExpr *e) {
         parse_unsupported(p, parse_peek(p, 1)->pos, "class literals are");
         p->pos += 2;
       } else if (parse_at(p, T_COLONCOLON)) {
-        parse_method_ref(p);
+        parse_unsupported(p, pos, "array constructor references are");
+        (void)parse_method_ref(p, e);
       } else {
         parse_error_expected(p, "'.class'");
         return NULL;
@@ -449,8 +502,7 @@ static DrExpr *parse_selector(DrParser *p, DrExpr *e) {
     return x;
   }
   case T_COLONCOLON:
-    parse_method_ref(p);
-    return e;
+    return parse_method_ref(p, e);
   case T_PLUSPLUS:
   case T_MINUSMINUS: {
     parse_advance(p);

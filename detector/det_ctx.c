@@ -159,7 +159,8 @@ void dr_det_ctx_stack(DrDet *d, uint32_t ctx, DrBuf *b) {
     return;
   }
   for (uint32_t c = ctx; c; c = d->nodes[c].parent)
-    if (d->nodes[c].method) frame_line(d, &d->nodes[c], b);
+    if (d->nodes[c].method && !(d->vm->methods[d->nodes[c].method - 1]->flags & DR_M_HIDDEN))
+      frame_line(d, &d->nodes[c], b);
 }
 
 void dr_det_ctx_pos(DrDet *d, uint32_t ctx, DrBuf *pos, DrBuf *method) {

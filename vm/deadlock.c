@@ -58,7 +58,7 @@ static void dump_thread(DrVM *vm, FILE *f, const DrThread *t) {
   state_line(vm, f, t);
   for (int i = t->nframes - 1; i >= 0; i--) {
     const DrFrame *fr = &t->frames[i];
-    if (fr->method->flags & DR_M_NATIVE) continue;
+    if (fr->method->flags & (DR_M_NATIVE | DR_M_HIDDEN)) continue;
     DrBuf b = {0};
     dr_frame_text(vm, fr, &b);
     fprintf(f, "\tat %s\n", b.data);

@@ -188,6 +188,8 @@ enum {
   DR_M_CLINIT = 1 << 5,    /* <clinit> */
   DR_M_PRIVATE = 1 << 6,
   DR_M_FINAL = 1 << 7,
+  DR_M_HIDDEN = 1 << 8,    /* a lambda's forwarder: not in stack traces (as the
+                              JVM's lambda forms are not) */
 };
 
 /* A native implementation: args[0..nparams) hold the arguments (receiver

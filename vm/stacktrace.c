@@ -71,7 +71,7 @@ bool dr_build_stack_trace(DrVM *vm, DrObj *throwable, int skip_top) {
   /* a throwable built outside any thread (embedding API) has no frames */
   for (int i = th ? th->nframes - 1 : -1; i >= 0 && n < DR_MAX_TRACE; i--) {
     const DrFrame *f = &th->frames[i];
-    if ((f->method->flags & DR_M_NATIVE) || dr_frame_pending(th, i)) continue;
+    if ((f->method->flags & (DR_M_NATIVE | DR_M_HIDDEN)) || dr_frame_pending(th, i)) continue;
     if (skipped < skip_top) {
       skipped++;
       continue;

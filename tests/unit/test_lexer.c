@@ -524,9 +524,9 @@ static void test_parser_errors(DrCheck *c) {
   CHECK(c, parse_error_is("class { }", 1, 6, "<identifier> expected"));
   CHECK(c, parse_error_is("class A { int x = 2147483648; }", 1, 19, "integer number too large"));
   CHECK(c, parse_error_is("class A { long x = -(9223372036854775808L); }", 1, 22, "integer number too large"));
-  CHECK(c, parse_error_is("class A { void f() { Runnable r = () -> g(); } }", 1, 35, "lambdas are not supported in DL"));
-  CHECK(c, parse_error_is("class A { void f() { F r = x -> { }; } }", 1, 28, "lambdas are not supported in DL"));
-  CHECK(c, parse_error_is("class A { Object o = String::valueOf; }", 1, 28, "method references are not supported in DL"));
+  CHECK(c, parse_error_is("class A { void f() { Runnable r = () -> ; } }", 1, 41, "illegal start of expression"));
+  CHECK(c, parse_error_is("class A { void f() { F r = (int x, ) -> x; } }", 1, 35, "<identifier> expected"));
+  CHECK(c, parse_error_is("class A { Object o = String::; }", 1, 30, "<identifier> expected"));
   CHECK(c, parse_error_is("class A { Object o = A.class; }", 1, 24, "class literals are not supported in DL"));
   CHECK(c, parse_error_is("class A { boolean b = o instanceof String s; }", 1, 43, "pattern matching in instanceof is not supported in DL"));
   CHECK(c, parse_error_is("class A { java.util.List<String> l; }", 1, 25, "generics are not supported in DL"));
@@ -537,7 +537,7 @@ static void test_parser_errors(DrCheck *c) {
   CHECK(c, parse_error_is("class A { @Override public String toString() { return \"\"; } }", 1, 11, "annotations are not supported in DL"));
   CHECK(c, parse_error_is("enum E { X, Y }\nclass A { }", 1, 1, "enums are not supported in DL"));
   CHECK(c, parse_error_is("record P(int x) { }\nclass A { }", 1, 1, "records are not supported in DL"));
-  CHECK(c, parse_error_is("class A { Object o = new Object() { }; }", 1, 22, "anonymous classes are not supported in DL"));
+  CHECK(c, parse_error_is("class A { Object o = new Object() { int }; }", 1, 40, "<identifier> expected"));
   CHECK(c, parse_error_is("class A { void f() { outer: for (;;) break; } }", 1, 22, "labels are not supported in DL"));
   CHECK(c, parse_error_is("class A { void f() { for (;;) continue outer; } }", 1, 40, "labels are not supported in DL"));
   CHECK(c, parse_error_is("class A { int[] b = new int[2][][0]; }", 1, 34, "']' expected"));
