@@ -94,6 +94,12 @@ static DrType *check_name(DrChecker *c, DrExpr *e) {
   DrLocalSym *l = chk_find_local(c, name);
   if (l) {
     DrChkLocal *cl = chk_local(l);
+    if (cl->var_pending) {
+      chk_error(c, l->pos, "cannot infer type for local variable %s (cannot use 'var' on self-referencing variable)",
+                name);
+      cl->var_pending = false;
+      return err(c, e);
+    }
     if (cl->is_const && !lvalue) {
       chk_set_const(c, e, l->type, cl->cval);
       return e->type;

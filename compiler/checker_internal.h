@@ -50,6 +50,7 @@ typedef struct {
   bool is_param;
   bool is_const;       /* a constant variable (final, constant initializer) */
   DrConst cval;
+  bool var_pending;    /* `var x = init`: init is being checked, x has no type yet */
 } DrChkLocal;
 
 static inline DrChkClass *chk_class(DrClassSym *s) { return (DrChkClass *)s; }
@@ -212,6 +213,7 @@ DrType *chk_instanceof(DrChecker *c, DrExpr *e);
 bool chk_check_lvalue(DrChecker *c, DrExpr *t, bool compound);
 
 /* checker_stmt.c */
+bool chk_is_var(const DrTypeRef *t);
 void chk_stmt(DrChecker *c, DrStmt *s);
 void chk_method_body(DrChecker *c, DrMethodSym *m, DrChkTrack *track);
 void chk_init_block(DrChecker *c, DrClassSym *cls, DrMember *mem, int field_limit, DrChkTrack *track);

@@ -87,7 +87,7 @@ static const char *const library_hints[] = {
     "BigInteger", "BigDecimal", "Void", "Enum", "Record", "Override", "SuppressWarnings", "StringJoiner"};
 
 static void report_unknown_type(DrChecker *c, DrPos pos, const char *name) {
-  static const char *const unsupported[] = {"byte", "short", "float", "var"};
+  static const char *const unsupported[] = {"byte", "short", "float"};
   for (size_t i = 0; i < DR_ARRAY_LEN(unsupported); i++)
     if (strcmp(unsupported[i], name) == 0) {
       chk_error(c, pos, "%s is not supported in DL", name);
@@ -154,6 +154,10 @@ DrType *chk_resolve_tref(DrChecker *c, DrTypeRef *tref) {
   if (tref->resolved) return tref->resolved;
   DrType *t = NULL;
   if (!tref->name) {
+    t = &c->T->t_error;
+  } else if (strcmp(tref->name, "var") == 0) {
+    /* declarations that may use var resolve it themselves (chk_var_type) */
+    chk_error(c, tref->pos, tref->dims ? "'var' is not allowed as an element type of an array" : "'var' is not allowed here");
     t = &c->T->t_error;
   } else {
     t = prim_named(c, tref->name);

@@ -19,7 +19,50 @@ static void check_scoped(DrChecker *c, DrStmt *s) {
   chk_scope_pop(c, saved);
 }
 
+/* `var` as a local's type (JLS 14.4.1): a type name only where no class
+ * can be called var. */
+bool chk_is_var(const DrTypeRef *t) { return t->name && strcmp(t->name, "var") == 0 && t->dims == 0; }
+
+/* Why `var name = init` has no type, or NULL if init's type t is one. */
+static const char *var_no_type(DrExpr *init, DrType *t) {
+  if (!init) return "cannot use 'var' on variable without initializer";
+  if (init->kind == E_ARRAY_INIT) return "array initializer needs an explicit target-type";
+  if (t->kind == TY_NULL) return "variable initializer is 'null'";
+  if (t->kind == TY_VOID) return "variable initializer is 'void'";
+  return NULL;
+}
+
+static void check_var_decl(DrChecker *c, DrStmt *s, DrDeclarator *d) {
+  if (d->extra_dims) chk_error(c, d->pos, "'var' is not allowed as an element type of an array");
+  DrLocalSym *l = chk_declare_local(c, d->name, &c->T->t_error, d->pos, s->is_final, d->init == NULL);
+  d->sym = l;
+  DrType *t = &c->T->t_error;
+  if (d->init && d->init->kind != E_ARRAY_INIT) {
+    chk_local(l)->var_pending = true;
+    t = chk_expr(c, d->init);
+    if (!chk_local(l)->var_pending) return; /* self-reference, reported */
+    chk_local(l)->var_pending = false;
+  }
+  const char *why = var_no_type(d->init, t);
+  if (why) {
+    chk_error(c, d->pos, "cannot infer type for local variable %s (%s)", d->name, why);
+    if (d->init && d->init->kind == E_ARRAY_INIT) chk_init_expr(c, d->init, &c->T->t_error);
+    return;
+  }
+  if (d->extra_dims || chk_is_err(t)) return;
+  l->type = t;
+  if (s->is_final && d->init->is_const && (chk_is_prim(t) || chk_is_string(c, t))) {
+    chk_local(l)->is_const = true;
+    chk_local(l)->cval = d->init->cval;
+  }
+}
+
 static void check_local_decl(DrChecker *c, DrStmt *s) {
+  if (chk_is_var(&s->tref)) {
+    if (s->ndecls > 1) chk_error(c, s->decls[1].pos, "'var' is not allowed in a compound declaration");
+    for (int i = 0; i < s->ndecls; i++) check_var_decl(c, s, &s->decls[i]);
+    return;
+  }
   DrType *base = chk_resolve_tref(c, &s->tref);
   if (base->kind == TY_VOID) {
     chk_error(c, s->tref.pos, "'void' type not allowed here");
@@ -151,9 +194,14 @@ static void check_foreach(DrChecker *c, DrStmt *s) {
                 chk_type_str(c, t));
   }
   int saved = c->nscope;
-  DrType *vt = chk_resolve_tref(c, &s->tref);
+  bool is_var = chk_is_var(&s->tref);
+  DrType *vt = is_var ? elem : chk_resolve_tref(c, &s->tref);
   if (s->ndecls >= 1) {
     DrDeclarator *d = &s->decls[0];
+    if (is_var && d->extra_dims) {
+      chk_error(c, d->pos, "'var' is not allowed as an element type of an array");
+      vt = &c->T->t_error;
+    }
     for (int j = 0; j < d->extra_dims; j++) vt = chk_array_of(c, vt);
     s->hidden_array = chk_hidden_local(c, "$array", chk_is_err(t) ? &c->T->t_error : t, s->pos);
     s->hidden_index = chk_hidden_local(c, "$index", &c->T->t_int, s->pos);

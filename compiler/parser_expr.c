@@ -112,7 +112,6 @@ static void parse_type_name(DrParser *p, DrTypeRef *t, bool allow_void) {
   }
   const char *name = tok->text;
   parse_advance(p);
-  if (strcmp(name, "var") == 0 && !parse_at(p, T_DOT)) parse_unsupported(p, tok->pos, "var is");
   for (;;) {
     if (parse_at(p, T_LT)) parse_skip_type_args(p);
     if (parse_at(p, T_DOT) && parse_peek(p, 1)->kind == T_IDENT) {
