@@ -102,6 +102,7 @@ typedef enum {
   E_COND,        /* cond ? lhs : rhs */
   E_CAST,        /* (type) target */
   E_INSTANCEOF,  /* target instanceof type */
+  E_SWITCH,      /* switch expression: sw (an S_SWITCH with is_expr) */
   /* produced by the checker */
   E_LOCAL,       /* local: a local variable or parameter */
   E_FIELD,       /* target.field (target may be an implicit E_THIS) */
@@ -146,6 +147,8 @@ struct DrExpr {
   DrTypeRef tref;     /* E_NEW, E_NEW_ARRAY (element type name, dims = total dims), E_CAST, E_INSTANCEOF */
   DrExpr *init;       /* E_NEW_ARRAY: the {…} of new T[]{…}, else NULL */
   bool is_super;      /* E_CALL: super.name(...) */
+  DrStmt *sw;         /* E_SWITCH */
+  DrType **result_types; /* checker: E_SWITCH, its results (args) before conversion */
 
   union {
     int32_t i;
@@ -191,6 +194,7 @@ typedef enum {
   S_CTOR_CALL,  /* this(args); or super(args); as a constructor's first statement */
   S_EMPTY,
   S_CLASS,      /* a local class declaration: always an error in DL */
+  S_YIELD,      /* yield expr; (the value of the enclosing switch expression) */
 } DrStmtKind;
 
 typedef struct {
@@ -205,6 +209,9 @@ typedef struct {
   DrExpr **labels;    /* case constants; empty for default */
   int nlabels;
   bool is_default;
+  bool arrow;         /* case ... -> rule: body is one statement (an
+                         expression statement, a yield of the switch
+                         expression's value, a block or a throw), no fall-through */
   DrStmt **body;      /* statements after the labels */
   int nbody;
   DrPos pos;
@@ -242,6 +249,7 @@ struct DrStmt {
   DrSwitchCase *cases;
   int ncases;
   bool switch_on_string; /* checker: selector is a String */
+  bool is_expr;       /* the body of a switch expression (E_SWITCH) */
   /* S_TRY */
   DrCatch *catches;
   int ncatches;

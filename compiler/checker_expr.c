@@ -519,6 +519,7 @@ DrType *chk_expr_q(DrChecker *c, DrExpr *e) {
   case E_COND: return chk_cond_op(c, e);
   case E_CAST: return chk_cast(c, e);
   case E_INSTANCEOF: return chk_instanceof(c, e);
+  case E_SWITCH: return chk_switch_expr(c, e);
   case E_LOCAL:
   case E_FIELD:
   case E_STATIC_FIELD:

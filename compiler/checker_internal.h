@@ -83,7 +83,14 @@ typedef struct {
   int loop_depth;        /* enclosing loops (continue) */
   int break_depth;       /* enclosing loops and switches (break) */
   bool prelude;          /* drvm's library: sees every prelude class */
+  struct DrChkSwitchExpr *swx; /* the innermost switch expression around the code */
 } DrChkCtx;
+
+/* A switch expression being checked: its result expressions so far. */
+typedef struct DrChkSwitchExpr {
+  DrExpr **results;
+  int n, cap;
+} DrChkSwitchExpr;
 
 /* What a name names in a class (or, owner NULL, at top level): the
  * checker's namespaces (checker_index.c). */
@@ -208,6 +215,8 @@ DrType *chk_incdec(DrChecker *c, DrExpr *e);
 DrType *chk_binary(DrChecker *c, DrExpr *e);
 DrType *chk_assign(DrChecker *c, DrExpr *e);
 DrType *chk_cond_op(DrChecker *c, DrExpr *e);
+/* The most specific superclass of both (object if either is an interface). */
+DrClassSym *chk_common_superclass(DrClassSym *a, DrClassSym *b, DrClassSym *object);
 DrType *chk_cast(DrChecker *c, DrExpr *e);
 DrType *chk_instanceof(DrChecker *c, DrExpr *e);
 bool chk_check_lvalue(DrChecker *c, DrExpr *t, bool compound);
@@ -217,6 +226,14 @@ bool chk_is_var(const DrTypeRef *t);
 void chk_stmt(DrChecker *c, DrStmt *s);
 void chk_method_body(DrChecker *c, DrMethodSym *m, DrChkTrack *track);
 void chk_init_block(DrChecker *c, DrClassSym *cls, DrMember *mem, int field_limit, DrChkTrack *track);
+
+/* checker_switch.c */
+void chk_switch(DrChecker *c, DrStmt *s);
+DrType *chk_switch_expr(DrChecker *c, DrExpr *e);
+void chk_yield(DrChecker *c, DrStmt *s);
+/* A switch expression in assignment context whose own type does not fit
+ * t: its results are converted to t one by one, as javac does. */
+bool chk_switch_poly(DrChecker *c, DrExpr *e, DrType *t);
 
 /* checker_flow.c */
 /* track: blank final fields to follow (NULL: none).  For an initializer

@@ -311,7 +311,7 @@ DrType *chk_assign(DrChecker *c, DrExpr *e) {
 
 /* ---------------------------------------------------------- ?: (15.25) */
 
-static DrClassSym *common_superclass(DrClassSym *a, DrClassSym *b, DrClassSym *object) {
+DrClassSym *chk_common_superclass(DrClassSym *a, DrClassSym *b, DrClassSym *object) {
   if (chk_is_interface(a) || chk_is_interface(b)) return object;
   for (DrClassSym *k = a; k; k = k->super)
     if (chk_subclass(b, k)) return k;
@@ -338,7 +338,7 @@ DrType *chk_cond_op(DrChecker *c, DrExpr *e) {
   } else if (chk_is_ref(a) && chk_is_ref(b)) {
     if (chk_subtype(c, a, b)) t = b;
     else if (chk_subtype(c, b, a)) t = a;
-    else if (a->kind == TY_CLASS && b->kind == TY_CLASS) t = common_superclass(a->cls, b->cls, c->c_object)->type;
+    else if (a->kind == TY_CLASS && b->kind == TY_CLASS) t = chk_common_superclass(a->cls, b->cls, c->c_object)->type;
     else t = c->t_object;
   }
   if (!t) {

@@ -91,6 +91,7 @@ static void check_return(DrChecker *c, DrStmt *s) {
     chk_error(c, s->pos, "return outside method");
     return;
   }
+  if (c->cur.swx) chk_error(c, s->pos, "attempt to return out of a switch expression");
   DrType *ret = m->is_ctor ? &c->T->t_void : m->ret;
   if (s->expr) {
     DrType *t = chk_expr(c, s->expr);
@@ -103,84 +104,6 @@ static void check_return(DrChecker *c, DrStmt *s) {
   } else if (ret->kind != TY_VOID && !chk_is_err(ret)) {
     chk_error(c, s->pos, "incompatible types: missing return value");
   }
-}
-
-/* The switch's labels so far, by value, for the duplicate check: every
- * label that reaches it was converted to the selector's type. */
-typedef struct {
-  DrHashIdx idx;
-  DrExpr **labels;
-  int n, cap;
-} DrChkLabels;
-
-typedef struct {
-  const DrExpr *x;
-  const DrChkLabels *ls;
-} DrChkLabelKey;
-
-static bool same_label(const void *key, int32_t val) {
-  const DrChkLabelKey *k = key;
-  const DrExpr *y = k->ls->labels[val];
-  return y->type == k->x->type && chk_const_equal(y->cval, k->x->cval);
-}
-
-static uint32_t label_hash(const DrConst *v) {
-  if (v->kind == TY_CLASS) return dr_hash_bytes(v->s, sizeof(uint16_t) * (size_t)v->slen);
-  return dr_hash_mix(0, (uint64_t)(uint32_t)v->i);
-}
-
-/* Whether x repeats an earlier label; if not, it is one of them now. */
-static bool repeated_label(DrChecker *c, DrChkLabels *ls, DrExpr *x) {
-  DrChkLabelKey key = {x, ls};
-  uint32_t h = label_hash(&x->cval);
-  if (dr_hidx_find(&ls->idx, h, same_label, &key)) return true;
-  DR_ARENA_PUSH(c->arena, ls->labels, ls->n, ls->cap, x);
-  dr_hidx_add(&ls->idx, h, ls->n - 1);
-  return false;
-}
-
-static void check_switch(DrChecker *c, DrStmt *s) {
-  DrType *t = s->expr ? chk_value(c, s->expr) : &c->T->t_error;
-  bool is_string = chk_is_string(c, t);
-  bool ok = chk_is_err(t) || is_string || t->kind == TY_INT || t->kind == TY_CHAR;
-  if (!ok) {
-    if (t->kind == TY_LONG || t->kind == TY_DOUBLE)
-      chk_error(c, s->expr->pos, "incompatible types: possible lossy conversion from %s to int", chk_type_str(c, t));
-    else
-      chk_error(c, s->expr->pos, "incompatible types: %s cannot be converted to int", chk_type_str(c, t));
-    t = &c->T->t_error;
-  }
-  s->switch_on_string = is_string;
-  bool seen_default = false;
-  DrChkLabels labels;
-  memset(&labels, 0, sizeof labels);
-  int saved = c->nscope;
-  c->cur.break_depth++;
-  for (int i = 0; i < s->ncases; i++) {
-    DrSwitchCase *k = &s->cases[i];
-    if (k->is_default) {
-      if (seen_default) chk_error(c, k->pos, "duplicate default label");
-      seen_default = true;
-    }
-    k->values = dr_arena_alloc(c->arena, sizeof(int32_t) * (size_t)(k->nlabels + 1));
-    for (int j = 0; j < k->nlabels; j++) {
-      DrExpr *x = k->labels[j];
-      if (!x) continue;
-      DrType *lt = chk_value(c, x);
-      if (chk_is_err(lt) || chk_is_err(t)) continue;
-      if (!x->is_const) {
-        chk_error(c, x->pos, "constant expression required");
-        continue;
-      }
-      if (!chk_assign_to(c, x, t)) continue;
-      k->values[j] = is_string ? 0 : x->cval.i;
-      if (repeated_label(c, &labels, x)) chk_error(c, x->pos, "duplicate case label");
-    }
-    check_block_stmts(c, k->body, k->nbody);
-  }
-  dr_hidx_free(&labels.idx);
-  c->cur.break_depth--;
-  chk_scope_pop(c, saved);
 }
 
 static void check_foreach(DrChecker *c, DrStmt *s) {
@@ -359,13 +282,16 @@ void chk_stmt(DrChecker *c, DrStmt *s) {
   }
   case S_FOREACH: check_foreach(c, s); break;
   case S_BREAK:
-    if (c->cur.break_depth == 0) chk_error(c, s->pos, "break outside switch or loop");
+    if (c->cur.break_depth == 0)
+      chk_error(c, s->pos, c->cur.swx ? "attempt to break out of a switch expression" : "break outside switch or loop");
     break;
   case S_CONTINUE:
-    if (c->cur.loop_depth == 0) chk_error(c, s->pos, "continue outside of loop");
+    if (c->cur.loop_depth == 0)
+      chk_error(c, s->pos, c->cur.swx ? "attempt to continue out of a switch expression" : "continue outside of loop");
     break;
   case S_RETURN: check_return(c, s); break;
-  case S_SWITCH: check_switch(c, s); break;
+  case S_SWITCH: chk_switch(c, s); break;
+  case S_YIELD: chk_yield(c, s); break;
   case S_SYNC: {
     DrType *t = s->expr ? chk_value(c, s->expr) : &c->T->t_error;
     if (!chk_is_err(t) && !chk_is_ref(t))

@@ -24,6 +24,7 @@ static bool writes_reg(const DrExpr *e, int reg) {
   case E_POSTDEC:
     if (e->target && e->target->kind == E_LOCAL && (reg < 0 || e->target->local->reg == reg)) return true;
     break;
+  case E_SWITCH: return true; /* its statements may assign any local */
   default: break;
   }
   if (writes_reg(e->target, reg) || writes_reg(e->lhs, reg) || writes_reg(e->rhs, reg) || writes_reg(e->cond, reg) ||
@@ -925,6 +926,17 @@ int em_expr(Em *E, DrExpr *e, int dst) {
     em_free(E, o);
     int r = result_reg(E, dst == EM_DISCARD ? EM_ANY : dst, e->type);
     em_op(E, DR_OP_INSTANCEOF, 3, r, o, em_class_rt(E, e->tref.resolved)->id);
+    return finish(E, r, dst);
+  }
+  case E_SWITCH: {
+    /* a fresh register: the cases may read the local dst is */
+    int r = em_temp_for(E, e->type);
+    em_switch(E, e->sw, r);
+    if (dst >= 0) {
+      em_mov(E, dst, r);
+      em_free(E, r);
+      return dst;
+    }
     return finish(E, r, dst);
   }
   case E_TYPE:

@@ -114,6 +114,21 @@ void parse_leave(DrParser *p);
 void parse_skip_group(DrParser *p);
 const char *parse_ident(DrParser *p, DrPos *pos);
 DrStmt *parse_block(DrParser *p);
+DrStmt *parse_new_stmt(DrParser *p, DrStmtKind kind, DrPos pos);
+DrStmt *parse_statement(DrParser *p);
+/* Block statements up to `}` (in_switch: or the next case label). */
+void parse_block_stmts(DrParser *p, DrStmt ***out, int *n, bool in_switch);
+DrExpr *parse_paren_expr(DrParser *p);
+/* An expression that may stand as a statement (else "not a statement"). */
+DrExpr *parse_stmt_expr(DrParser *p);
+
+/* parser_switch.c */
+/* After `switch`: the selector and the body, of a statement or (is_expr)
+ * of a switch expression. */
+DrStmt *parse_switch(DrParser *p, DrPos pos, bool is_expr);
+/* Whether the identifier here starts a yield statement (JLS 14.21). */
+bool parse_at_yield(DrParser *p);
+DrStmt *parse_yield(DrParser *p);
 
 /* parser_expr.c */
 DrExpr *parse_new_expr(DrParser *p, DrExprKind kind, DrPos pos);

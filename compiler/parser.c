@@ -242,9 +242,8 @@ static void parse_sync_top(DrParser *p) {
 /* ------------------------------------------------------- declarations */
 
 static DrClassDecl *parse_type_decl(DrParser *p, unsigned mods, DrClassDecl *outer);
-static DrStmt *parse_statement(DrParser *p);
 
-static DrStmt *parse_new_stmt(DrParser *p, DrStmtKind kind, DrPos pos) {
+DrStmt *parse_new_stmt(DrParser *p, DrStmtKind kind, DrPos pos) {
   DrStmt *s = dr_arena_alloc(p->arena, sizeof *s);
   s->kind = kind;
   s->pos = pos;
@@ -508,8 +507,6 @@ static DrClassDecl *parse_type_decl(DrParser *p, unsigned mods, DrClassDecl *out
 
 /* ------------------------------------------------------------ statements */
 
-static void parse_block_stmts(DrParser *p, DrStmt ***out, int *n, bool in_switch);
-
 DrStmt *parse_block(DrParser *p) {
   DrStmt *s = parse_new_stmt(p, S_BLOCK, parse_cur(p)->pos);
   if (!parse_expect(p, T_LBRACE)) return s;
@@ -568,13 +565,14 @@ static DrStmt *parse_block_stmt(DrParser *p) {
     if (parse_at_type_decl(p)) return parse_local_class(p, mods, pos);
     return parse_local_decl(p, (mods & DR_MOD_FINAL) != 0, pos);
   }
+  if (parse_at_yield(p)) return parse_yield(p);
   if (parse_at_type_decl(p) && !(t->kind == T_IDENT && parse_peek(p, 2)->kind != T_LPAREN))
     return parse_local_class(p, 0, pos);
   if (parse_at_local_decl(p)) return parse_local_decl(p, false, pos);
   return parse_statement(p);
 }
 
-static void parse_block_stmts(DrParser *p, DrStmt ***out, int *n, bool in_switch) {
+void parse_block_stmts(DrParser *p, DrStmt ***out, int *n, bool in_switch) {
   int cap = 0;
   for (;;) {
     DrTokKind k = parse_cur(p)->kind;
@@ -588,7 +586,7 @@ static void parse_block_stmts(DrParser *p, DrStmt ***out, int *n, bool in_switch
   }
 }
 
-static DrExpr *parse_paren_expr(DrParser *p) {
+DrExpr *parse_paren_expr(DrParser *p) {
   parse_expect(p, T_LPAREN);
   DrExpr *e = parse_expr(p);
   parse_expect(p, T_RPAREN);
@@ -597,7 +595,7 @@ static DrExpr *parse_paren_expr(DrParser *p) {
 
 /* An expression used as a statement must be one that does something
  * (JLS 14.8). */
-static DrExpr *parse_stmt_expr(DrParser *p) {
+DrExpr *parse_stmt_expr(DrParser *p) {
   int errs = p->nerrors;
   DrExpr *e = parse_expr(p);
   switch (e->kind) {
@@ -674,66 +672,6 @@ static DrStmt *parse_for(DrParser *p, DrPos pos) {
   return s;
 }
 
-/* Skips the rest of a switch body (after an arrow case), through its `}`. */
-static void parse_skip_switch_rest(DrParser *p) {
-  while (!parse_at(p, T_RBRACE) && !parse_at(p, T_EOF)) {
-    if (parse_at(p, T_LBRACE) || parse_at(p, T_LPAREN) || parse_at(p, T_LBRACKET)) parse_skip_group(p);
-    else parse_advance(p);
-  }
-  parse_expect(p, T_RBRACE);
-}
-
-/* `:` after case labels; false after an arrow (reported, switch skipped). */
-static bool parse_case_colon(DrParser *p) {
-  if (parse_at(p, T_ARROW)) {
-    parse_unsupported(p, parse_cur(p)->pos, "switch expressions are");
-    parse_skip_switch_rest(p);
-    return false;
-  }
-  parse_expect(p, T_COLON);
-  return true;
-}
-
-static DrStmt *parse_switch(DrParser *p, DrPos pos) {
-  DrStmt *s = parse_new_stmt(p, S_SWITCH, pos);
-  s->expr = parse_paren_expr(p);
-  if (!parse_expect(p, T_LBRACE)) return s;
-  int cap = 0;
-  while (!parse_at(p, T_RBRACE) && !parse_at(p, T_EOF)) {
-    DrSwitchCase c;
-    memset(&c, 0, sizeof c);
-    c.pos = parse_cur(p)->pos;
-    if (!parse_at(p, T_CASE) && !parse_at(p, T_DEFAULT)) {
-      parse_error(p, c.pos, "case, default, or '}' expected");
-      DrStmt **junk = NULL;
-      int njunk = 0;
-      parse_block_stmts(p, &junk, &njunk, true);
-      continue;
-    }
-    /* consecutive labels share one case: case 1: case 2: body */
-    int lcap = 0;
-    while (parse_at(p, T_CASE) || parse_at(p, T_DEFAULT)) {
-      if (parse_accept(p, T_DEFAULT)) {
-        c.is_default = true;
-      } else {
-        parse_advance(p);
-        bool saved = p->no_lambda;
-        p->no_lambda = true;
-        do {
-          DrExpr *l = parse_expr(p);
-          DR_ARENA_PUSH(p->arena, c.labels, c.nlabels, lcap, l);
-        } while (parse_accept(p, T_COMMA));
-        p->no_lambda = saved;
-      }
-      if (!parse_case_colon(p)) return s;
-    }
-    parse_block_stmts(p, &c.body, &c.nbody, true);
-    DR_ARENA_PUSH(p->arena, s->cases, s->ncases, cap, c);
-  }
-  parse_expect(p, T_RBRACE);
-  return s;
-}
-
 static DrStmt *parse_try(DrParser *p, DrPos pos) {
   DrStmt *s = parse_new_stmt(p, S_TRY, pos);
   bool resources = false;
@@ -803,7 +741,7 @@ static DrStmt *parse_statement_inner(DrParser *p) {
     return parse_for(p, pos);
   case T_SWITCH:
     parse_advance(p);
-    return parse_switch(p, pos);
+    return parse_switch(p, pos, false);
   case T_BREAK:
   case T_CONTINUE:
     parse_advance(p);
@@ -852,6 +790,7 @@ static DrStmt *parse_statement_inner(DrParser *p) {
     parse_expect(p, T_SEMI);
     return s;
   case T_IDENT:
+    if (parse_at_yield(p)) return parse_yield(p);
     if (parse_peek(p, 1)->kind != T_COLON) break;
     parse_unsupported(p, pos, "labels are");
     p->pos += 2;
@@ -887,7 +826,7 @@ static DrStmt *parse_statement_inner(DrParser *p) {
   return s;
 }
 
-static DrStmt *parse_statement(DrParser *p) {
+DrStmt *parse_statement(DrParser *p) {
   DrPos pos = parse_cur(p)->pos;
   if (!parse_enter(p)) return parse_new_stmt(p, S_EMPTY, pos);
   DrStmt *s = parse_statement_inner(p);

@@ -369,12 +369,12 @@ static DrExpr *parse_primary(DrParser *p) {
   }
   case T_NEW:
     return parse_creator(p);
-  case T_SWITCH:
-    parse_unsupported(p, pos, "switch expressions are");
+  case T_SWITCH: {
     parse_advance(p);
-    if (parse_at(p, T_LPAREN)) parse_skip_group(p);
-    if (parse_at(p, T_LBRACE)) parse_skip_group(p);
-    return parse_placeholder(p, pos);
+    DrExpr *e = parse_new_expr(p, E_SWITCH, pos);
+    e->sw = parse_switch(p, pos, true);
+    return e;
+  }
   case T_AT:
     parse_unsupported(p, pos, "annotations are");
     parse_advance(p);
