@@ -101,7 +101,8 @@ typedef enum {
   E_ASSIGN,      /* target op= value; op is DR_BIN_NONE for plain '=' */
   E_COND,        /* cond ? lhs : rhs */
   E_CAST,        /* (type) target */
-  E_INSTANCEOF,  /* target instanceof type */
+  E_INSTANCEOF,  /* target instanceof type [name]: with a name, a type
+                    pattern whose binding variable is local (checker) */
   E_SWITCH,      /* switch expression: sw (an S_SWITCH with is_expr) */
   /* produced by the checker */
   E_LOCAL,       /* local: a local variable or parameter */
@@ -148,6 +149,8 @@ struct DrExpr {
   DrExpr *init;       /* E_NEW_ARRAY: the {…} of new T[]{…}, else NULL */
   bool is_super;      /* E_CALL: super.name(...) */
   DrStmt *sw;         /* E_SWITCH */
+  DrPos bind_pos;     /* E_INSTANCEOF with a pattern: the binding's name */
+  bool bind_final;    /* ... declared final */
   DrType **result_types; /* checker: E_SWITCH, its results (args) before conversion */
 
   union {

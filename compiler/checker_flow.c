@@ -669,7 +669,7 @@ void chk_flow_body(DrChecker *c, DrMethodSym *m, DrStmt *body, bool needs_value,
   f->loop_pa = words(f);
   for (int i = 0; i < m->nlocals; i++) {
     DrChkLocal *l = chk_local(m->locals[i]);
-    if (l->is_param) {
+    if (l->is_param || l->is_binding) { /* a binding is in scope only where its test assigned it */
       set_bit(f->s.da, i);
       set_bit(f->s.pa, i);
     }

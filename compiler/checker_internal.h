@@ -51,6 +51,7 @@ typedef struct {
   bool is_const;       /* a constant variable (final, constant initializer) */
   DrConst cval;
   bool var_pending;    /* `var x = init`: init is being checked, x has no type yet */
+  bool is_binding;     /* a pattern's binding variable: assigned by its test */
 } DrChkLocal;
 
 static inline DrChkClass *chk_class(DrClassSym *s) { return (DrChkClass *)s; }
@@ -226,6 +227,14 @@ bool chk_is_var(const DrTypeRef *t);
 void chk_stmt(DrChecker *c, DrStmt *s);
 void chk_method_body(DrChecker *c, DrMethodSym *m, DrChkTrack *track);
 void chk_init_block(DrChecker *c, DrClassSym *cls, DrMember *mem, int field_limit, DrChkTrack *track);
+
+/* checker_pattern.c */
+void chk_pattern_binding(DrChecker *c, DrExpr *e, DrType *s, DrType *t);
+void chk_push_bindings(DrChecker *c, DrExpr *e, bool when_true);
+bool chk_stmt_abrupt(const DrStmt *s);
+bool chk_stmt_breaks(const DrStmt *s);
+void chk_if_bindings_after(DrChecker *c, DrStmt *s);
+void chk_loop_bindings_after(DrChecker *c, DrStmt *s);
 
 /* checker_switch.c */
 void chk_switch(DrChecker *c, DrStmt *s);

@@ -143,7 +143,10 @@ static void fold_binary(DrChecker *c, DrExpr *e, DrType *optype) {
 DrType *chk_binary(DrChecker *c, DrExpr *e) {
   if (!e->lhs || !e->rhs) return err(c, e);
   DrType *a = chk_value(c, e->lhs);
+  int saved = c->nscope;
+  if (e->op == DR_BIN_LAND || e->op == DR_BIN_LOR) chk_push_bindings(c, e->lhs, e->op == DR_BIN_LAND);
   DrType *b = chk_value(c, e->rhs);
+  chk_scope_pop(c, saved);
   if (chk_is_err(a) || chk_is_err(b)) return err(c, e);
   int op = e->op;
   DrTypes *T = c->T;
@@ -321,8 +324,13 @@ DrClassSym *chk_common_superclass(DrClassSym *a, DrClassSym *b, DrClassSym *obje
 DrType *chk_cond_op(DrChecker *c, DrExpr *e) {
   chk_condition(c, e->cond);
   if (!e->lhs || !e->rhs) return err(c, e);
+  int saved = c->nscope;
+  chk_push_bindings(c, e->cond, true);
   DrType *a = chk_value(c, e->lhs);
+  chk_scope_pop(c, saved);
+  chk_push_bindings(c, e->cond, false);
   DrType *b = chk_value(c, e->rhs);
+  chk_scope_pop(c, saved);
   if (!e->cond || chk_is_err(e->cond->type) || chk_is_err(a) || chk_is_err(b)) return err(c, e);
   DrType *t = NULL;
   if (a == b) {
@@ -377,20 +385,30 @@ DrType *chk_cast(DrChecker *c, DrExpr *e) {
   return t;
 }
 
+/* Whether `s instanceof t` is legal, reporting why not. */
+static bool instanceof_ok(DrChecker *c, DrExpr *e, DrType *s, DrType *t) {
+  if (chk_is_err(t) || chk_is_err(s)) return false;
+  if (!chk_is_ref(t) || t->kind == TY_NULL) {
+    chk_error(c, e->tref.pos, "unexpected type; required: reference, found: %s", chk_type_str(c, t));
+    return false;
+  }
+  if (!chk_is_ref(s)) {
+    chk_error(c, e->target->pos, "unexpected type; required: reference, found: %s", chk_type_str(c, s));
+    return false;
+  }
+  if (!chk_castable(c, s, t)) {
+    chk_error(c, e->pos, "incompatible types: %s cannot be converted to %s", chk_type_str(c, s), chk_type_str(c, t));
+    return false;
+  }
+  return true;
+}
+
 DrType *chk_instanceof(DrChecker *c, DrExpr *e) {
   DrType *t = chk_resolve_tref(c, &e->tref);
   DrType *s = e->target ? chk_value(c, e->target) : &c->T->t_error;
   e->type = &c->T->t_boolean;
-  if (chk_is_err(t) || chk_is_err(s)) return e->type;
-  if (!chk_is_ref(t) || t->kind == TY_NULL) {
-    chk_error(c, e->tref.pos, "unexpected type; required: reference, found: %s", chk_type_str(c, t));
-    return e->type;
-  }
-  if (!chk_is_ref(s)) {
-    chk_error(c, e->target->pos, "unexpected type; required: reference, found: %s", chk_type_str(c, s));
-    return e->type;
-  }
-  if (!chk_castable(c, s, t))
-    chk_error(c, e->pos, "incompatible types: %s cannot be converted to %s", chk_type_str(c, s), chk_type_str(c, t));
+  bool ok = instanceof_ok(c, e, s, t);
+  /* a binding even after an error, so that its uses are no new errors */
+  if (e->name) chk_pattern_binding(c, e, ok ? s : &c->T->t_error, ok ? t : &c->T->t_error);
   return e->type;
 }

@@ -57,6 +57,16 @@ static void check_var_decl(DrChecker *c, DrStmt *s, DrDeclarator *d) {
   }
 }
 
+/* A branch or loop body with the bindings of cond (when it is true or
+ * false) in scope. */
+static void check_bound(DrChecker *c, DrStmt *s, DrExpr *cond, bool when_true) {
+  if (!s) return;
+  int saved = c->nscope;
+  chk_push_bindings(c, cond, when_true);
+  chk_stmt(c, s);
+  chk_scope_pop(c, saved);
+}
+
 static void check_local_decl(DrChecker *c, DrStmt *s) {
   if (chk_is_var(&s->tref)) {
     if (s->ndecls > 1) chk_error(c, s->decls[1].pos, "'var' is not allowed in a compound declaration");
@@ -253,23 +263,27 @@ void chk_stmt(DrChecker *c, DrStmt *s) {
     break;
   case S_IF:
     chk_condition(c, s->expr);
-    check_scoped(c, s->body);
-    check_scoped(c, s->else_body);
+    check_bound(c, s->body, s->expr, true);
+    check_bound(c, s->else_body, s->expr, false);
+    chk_if_bindings_after(c, s);
     break;
   case S_WHILE:
   case S_DO:
     if (s->kind == S_WHILE) chk_condition(c, s->expr);
     c->cur.loop_depth++;
     c->cur.break_depth++;
-    check_scoped(c, s->body);
+    check_bound(c, s->body, s->kind == S_WHILE ? s->expr : NULL, true);
     c->cur.loop_depth--;
     c->cur.break_depth--;
     if (s->kind == S_DO) chk_condition(c, s->expr);
+    chk_loop_bindings_after(c, s);
     break;
   case S_FOR: {
     int saved = c->nscope;
     check_block_stmts(c, s->stmts, s->nstmts);
     if (s->expr) chk_condition(c, s->expr);
+    int in_cond = c->nscope;
+    chk_push_bindings(c, s->expr, true);
     for (int i = 0; i < s->nupdates; i++)
       if (s->updates[i]) chk_expr(c, s->updates[i]);
     c->cur.loop_depth++;
@@ -277,7 +291,9 @@ void chk_stmt(DrChecker *c, DrStmt *s) {
     check_scoped(c, s->body);
     c->cur.loop_depth--;
     c->cur.break_depth--;
+    chk_scope_pop(c, in_cond);
     chk_scope_pop(c, saved);
+    chk_loop_bindings_after(c, s);
     break;
   }
   case S_FOREACH: check_foreach(c, s); break;

@@ -610,10 +610,8 @@ static DrExpr *parse_binary(DrParser *p, int min_prec) {
       e->target = left;
       bool final_pattern = parse_accept(p, T_FINAL);
       parse_type(p, &e->tref, false);
-      if (final_pattern || parse_at(p, T_IDENT)) {
-        parse_unsupported(p, parse_at(p, T_IDENT) ? parse_cur(p)->pos : t->pos, "pattern matching in instanceof is");
-        if (parse_at(p, T_IDENT)) parse_advance(p);
-      }
+      e->bind_final = final_pattern;
+      if (final_pattern || parse_at(p, T_IDENT)) e->name = parse_ident(p, &e->bind_pos);
       left = e;
       continue;
     }
