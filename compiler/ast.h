@@ -294,6 +294,7 @@ typedef struct {
   const char *name;
   DrPos pos;
   bool is_final;
+  bool is_varargs;    /* T... name: the last parameter only */
   DrLocalSym *sym;    /* checker */
 } DrParam;
 
@@ -411,6 +412,7 @@ struct DrMethodSym {
   DrType *ret;             /* TY_VOID for constructors */
   unsigned mods;
   bool is_ctor;
+  bool is_varargs;         /* its last parameter is T... (an array T[]) */
   DrPos pos;
   DrMember *decl;          /* NULL for the implicit default constructor */
   DrLocalSym **locals;     /* checker: every local of the body, params first */

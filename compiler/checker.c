@@ -355,6 +355,7 @@ static void declare_method(DrChecker *c, DrClassSym *k, DrMember *mem, int *mcap
     }
     m->params[i] = t;
   }
+  m->is_varargs = mem->nparams > 0 && mem->params[mem->nparams - 1].is_varargs;
   mem->method = m;
   if (!d->is_interface) {
     bool abstract = (mods & DR_MOD_ABSTRACT) != 0;

@@ -269,6 +269,36 @@ void chk_convert_args(DrChecker *c, DrMethodSym *m, DrExpr **args, int nargs) {
     if (args[i]) chk_coerce(c, args[i], m->params[i]);
 }
 
+void chk_call_args(DrChecker *c, DrMethodSym *m, DrExpr ***args, int *nargs, DrPos pos) {
+  if (chk_needs_packing(c, m, *args, *nargs)) {
+    int fixed = m->nparams - 1;
+    DrType *at = m->params[fixed];
+    DrExpr *init = dr_arena_alloc(c->arena, sizeof *init);
+    init->kind = E_ARRAY_INIT;
+    init->pos = pos;
+    init->type = at;
+    init->nargs = *nargs - fixed;
+    init->args = dr_arena_alloc(c->arena, sizeof(DrExpr *) * (size_t)(init->nargs + 1));
+    for (int i = 0; i < init->nargs; i++) {
+      init->args[i] = (*args)[fixed + i];
+      chk_coerce(c, init->args[i], at->elem);
+    }
+    DrExpr *arr = dr_arena_alloc(c->arena, sizeof *arr);
+    arr->kind = E_NEW_ARRAY;
+    arr->pos = init->nargs ? init->args[0]->pos : pos;
+    arr->type = at;
+    arr->tref.resolved = at;
+    arr->tref.dims = 1;
+    arr->init = init;
+    DrExpr **packed = dr_arena_alloc(c->arena, sizeof(DrExpr *) * (size_t)(fixed + 1));
+    for (int i = 0; i < fixed; i++) packed[i] = (*args)[i];
+    packed[fixed] = arr;
+    *args = packed;
+    *nargs = fixed + 1;
+  }
+  chk_convert_args(c, m, *args, *nargs);
+}
+
 static bool any_error(DrExpr **args, int nargs) {
   for (int i = 0; i < nargs; i++)
     if (!args[i] || chk_is_err(args[i]->type)) return true;
@@ -277,7 +307,7 @@ static bool any_error(DrExpr **args, int nargs) {
 
 static DrType *finish_call(DrChecker *c, DrExpr *e, DrMethodSym *m) {
   e->method = m;
-  chk_convert_args(c, m, e->args, e->nargs);
+  chk_call_args(c, m, &e->args, &e->nargs, e->pos);
   if (m->mods & DR_MOD_STATIC) {
     e->call_kind = DR_CALL_STATIC;
     e->target = NULL; /* a qualifier of a static call is not evaluated */
@@ -389,7 +419,7 @@ static DrType *check_new(DrChecker *c, DrExpr *e) {
     return err(c, e);
   }
   e->method = m;
-  chk_convert_args(c, m, e->args, e->nargs);
+  chk_call_args(c, m, &e->args, &e->nargs, e->pos);
   e->type = t;
   return t;
 }

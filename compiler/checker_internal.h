@@ -197,6 +197,9 @@ bool chk_accessible(DrChecker *c, DrClassSym *owner, unsigned mods);
 DrMethodSym *chk_resolve_call(DrChecker *c, DrPos pos, DrClassSym *cls, const char *name, DrExpr **args,
                               int nargs, bool ctor, bool *found_name);
 bool chk_has_method_named(DrChecker *c, DrClassSym *cls, const char *name);
+/* Whether a call of m with these arguments is a variable arity
+ * invocation: its trailing arguments go into a new array (chk_pack_varargs). */
+bool chk_needs_packing(DrChecker *c, DrMethodSym *m, DrExpr **args, int nargs);
 DrMethodSym *chk_find_method_sig(DrChecker *c, DrClassSym *cls, const char *name, DrType **params, int nparams);
 
 /* checker_expr.c */
@@ -207,6 +210,10 @@ void chk_condition(DrChecker *c, DrExpr *e);
 void chk_init_expr(DrChecker *c, DrExpr *e, DrType *t);
 void chk_args(DrChecker *c, DrExpr **args, int nargs);
 void chk_convert_args(DrChecker *c, DrMethodSym *m, DrExpr **args, int nargs);
+/* Converts the arguments of a call of m to its parameter types; for a
+ * variable arity invocation, first replaces the trailing arguments by
+ * `new T[] {...}` of them (JLS 15.12.4.2). */
+void chk_call_args(DrChecker *c, DrMethodSym *m, DrExpr ***args, int *nargs, DrPos pos);
 DrExpr *chk_new_this(DrChecker *c, DrPos pos);
 const char *chk_arg_types(DrChecker *c, DrExpr **args, int nargs);
 

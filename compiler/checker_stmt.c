@@ -244,7 +244,7 @@ static void check_ctor_call(DrChecker *c, DrStmt *s, DrMethodSym *m) {
   bool found = false;
   s->ctor = chk_resolve_call(c, s->pos, target, target->name, s->args, s->nargs, true, &found);
   if (!s->ctor) return;
-  chk_convert_args(c, s->ctor, s->args, s->nargs);
+  chk_call_args(c, s->ctor, &s->args, &s->nargs, s->pos);
   if (!s->is_super) chk_method(m)->ctor_target = s->ctor;
 }
 

@@ -350,12 +350,13 @@ static void parse_params(DrParser *p, DrParam **out, int *n) {
     if (mods & ~(unsigned)DR_MOD_FINAL) parse_error(p, mpos, "modifier not allowed here");
     pm.is_final = (mods & DR_MOD_FINAL) != 0;
     parse_type(p, &pm.tref, false);
-    if (parse_at(p, T_ELLIPSIS)) {
-      parse_unsupported(p, parse_cur(p)->pos, "varargs is");
-      parse_advance(p);
+    if (parse_accept(p, T_ELLIPSIS)) {
+      pm.is_varargs = true;
       pm.tref.dims++;
     }
     pm.name = parse_ident(p, &pm.pos);
+    if (*n > 0 && (*out)[*n - 1].is_varargs)
+      parse_error(p, (*out)[*n - 1].pos, "varargs parameter must be the last parameter");
     while (parse_at(p, T_LBRACKET) && parse_peek(p, 1)->kind == T_RBRACKET) {
       p->pos += 2;
       pm.tref.dims++;
