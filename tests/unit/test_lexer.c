@@ -306,7 +306,12 @@ static void test_char_string_literals(DrCheck *c) {
   }
   CHECK(c, lex_error_is("x = \"abc\ny", 1, 5, "unclosed string literal"));
   CHECK(c, lex_error_is("\"abc\\", 1, 1, "unclosed string literal"));
-  CHECK(c, lex_error_is("s = \"\"\"\n  hi\n  \"\"\";", 1, 5, "text block (\"\"\") is not supported in DL"));
+  CHECK(c, lex_error_is("s = \"\"\"hi\"\"\";", 1, 5, "illegal text block open delimiter sequence, missing line terminator"));
+  CHECK(c, lex_error_is("s = \"\"\"\n  hi\n", 1, 5, "unclosed text block"));
+  {
+    const uint16_t u[] = {'h', 'i', '\n', ' ', 'x', '\n'};
+    CHECK(c, string_is("\"\"\"\r\n   hi  \r\n    x\n   \"\"\"", u, 6));
+  }
   CHECK(c, lex_error_is("\"a\\xb\"", 1, 4, "illegal escape character"));
   CHECK(c, lex_error_is("\"\xC3\"", 1, 2, "unmappable character (0xC3) for encoding UTF-8"));
 }
