@@ -151,6 +151,7 @@ struct DrExpr {
   DrStmt *sw;         /* E_SWITCH */
   DrPos bind_pos;     /* E_INSTANCEOF with a pattern: the binding's name */
   bool bind_final;    /* ... declared final */
+  bool synthetic;     /* E_NEW: an enum constant's creation (parser) */
   DrType **result_types; /* checker: E_SWITCH, its results (args) before conversion */
 
   union {
@@ -252,6 +253,8 @@ struct DrStmt {
   DrSwitchCase *cases;
   int ncases;
   bool switch_on_string; /* checker: selector is a String */
+  DrMethodSym *switch_ordinal; /* checker: selector is an enum: Enum.ordinal(),
+                                  and the labels' values are ordinals */
   bool is_expr;       /* the body of a switch expression (E_SWITCH) */
   /* S_TRY */
   DrCatch *catches;
@@ -333,6 +336,9 @@ struct DrClassDecl {
   DrPos pos;
   unsigned mods;
   bool is_interface;
+  bool is_enum;       /* an enum class: extends java.lang.Enum, constants first */
+  const char **enum_constants; /* is_enum: the constants' names, by ordinal */
+  int nenum_constants;
   bool from_prelude;  /* declared by drvm's built-in library */
   const char *package;/* prelude only: "java.lang", "java.util", "drvm" */
   DrTypeRef *extends; /* NULL if none; interfaces: see implements */

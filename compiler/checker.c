@@ -151,6 +151,7 @@ static void build_class_table(DrChecker *c) {
   c->c_string = prelude_class(c, "String");
   c->c_throwable = prelude_class(c, "Throwable");
   c->c_assertion_error = prelude_class(c, "AssertionError");
+  c->c_enum = prelude_class(c, "Enum");
   c->t_object = c->c_object ? c->c_object->type : &c->T->t_error;
   c->t_string = c->c_string ? c->c_string->type : &c->T->t_error;
 }
@@ -167,6 +168,12 @@ static bool reaches(DrClassSym *k, DrClassSym *target, int depth) {
     if (reaches(k->interfaces[i], target, depth + 1)) return true;
   return false;
 }
+/* Only an enum's own constant bodies extend it (JLS 8.9: an enum class
+ * with bodies is not final, yet no other class may extend it). */
+static bool enum_not_extensible(const DrClassDecl *d, const DrClassSym *super) {
+  return super->decl && super->decl->is_enum && !(d->outer == super->decl && d->name[0] >= '0' && d->name[0] <= '9');
+}
+
 
 void chk_resolve_supers(DrChecker *c, DrClassSym *k) {
   DrChkClass *ck = chk_class(k);
@@ -183,8 +190,10 @@ void chk_resolve_supers(DrChecker *c, DrClassSym *k) {
     if (t->kind == TY_CLASS) {
       if (chk_is_interface(t->cls))
         chk_error(c, d->extends->pos, "no interface expected here");
-      else if (t->cls->flags & DR_CLS_SYM_FINAL)
+      else if ((t->cls->flags & DR_CLS_SYM_FINAL) || enum_not_extensible(d, t->cls))
         chk_error(c, d->extends->pos, "cannot inherit from final %s", t->cls->source_name);
+      else if (!d->is_enum && !d->from_prelude && t->cls == c->c_enum)
+        chk_error(c, d->extends->pos, "classes cannot directly extend java.lang.Enum");
       else
         k->super = t->cls;
     } else if (t->kind != TY_ERROR) {

@@ -408,6 +408,10 @@ static DrType *check_new(DrChecker *c, DrExpr *e) {
     return err(c, e);
   }
   DrClassSym *k = t->cls;
+  if (k->decl && k->decl->is_enum && !e->synthetic) {
+    chk_error(c, e->pos, "enum types may not be instantiated");
+    return err(c, e);
+  }
   if (k->flags & DR_CLS_SYM_ABSTRACT) {
     chk_error(c, e->pos, "%s is abstract; cannot be instantiated", k->source_name);
     return err(c, e);

@@ -11,6 +11,7 @@ typedef struct {
   DrHashIdx idx;
   DrExpr **labels;
   int n, cap;
+  int ncovered;       /* distinct enum constants among the labels */
 } DrChkLabels;
 
 typedef struct {
@@ -39,11 +40,33 @@ static bool repeated_label(DrChecker *c, DrChkLabels *ls, DrExpr *x) {
   return false;
 }
 
+static bool is_enum(const DrType *t) { return t->kind == TY_CLASS && t->cls->decl && t->cls->decl->is_enum; }
+
+/* The ordinal of the enum constant a case label names: its unqualified
+ * name (JLS 14.11.1); -1 after reporting. */
+static int enum_label(DrChecker *c, DrExpr *x, DrType *t) {
+  const DrClassDecl *d = t->cls->decl;
+  if (x->kind != E_NAME) {
+    chk_error(c, x->pos, "an enum switch case label must be the unqualified name of an enumeration constant");
+    return -1;
+  }
+  x->type = t; /* never evaluated: the emitter switches on ordinals */
+  for (int i = 0; i < d->nenum_constants; i++)
+    if (strcmp(d->enum_constants[i], x->name) == 0) return i;
+  chk_error(c, x->pos, "an enum switch case label must be the unqualified name of an enumeration constant");
+  return -1;
+}
+
 /* The selector's type: int, char or String (the types DL has of those
  * JLS 14.11 allows), or the error type after reporting. */
 static DrType *selector_type(DrChecker *c, DrStmt *s) {
   DrType *t = s->expr ? chk_value(c, s->expr) : &c->T->t_error;
   if (chk_is_err(t) || chk_is_string(c, t) || t->kind == TY_INT || t->kind == TY_CHAR) return t;
+  if (is_enum(t)) {
+    bool found = false;
+    s->switch_ordinal = chk_resolve_call(c, s->expr->pos, t->cls, "ordinal", NULL, 0, false, &found);
+    return t;
+  }
   if (t->kind == TY_LONG || t->kind == TY_DOUBLE)
     chk_error(c, s->expr->pos, "incompatible types: possible lossy conversion from %s to int", chk_type_str(c, t));
   else
@@ -56,6 +79,20 @@ static void check_labels(DrChecker *c, DrSwitchCase *k, DrType *t, DrChkLabels *
   for (int j = 0; j < k->nlabels; j++) {
     DrExpr *x = k->labels[j];
     if (!x) continue;
+    if (is_enum(t)) {
+      int v = enum_label(c, x, t);
+      if (v < 0) continue;
+      x->is_const = true; /* for the duplicate check: the ordinal as an int */
+      x->cval.kind = TY_INT;
+      x->cval.i = v;
+      k->values[j] = v;
+      labels->ncovered++;
+      if (repeated_label(c, labels, x)) {
+        chk_error(c, x->pos, "duplicate case label");
+        labels->ncovered--;
+      }
+      continue;
+    }
     DrType *lt = chk_value(c, x);
     if (chk_is_err(lt) || chk_is_err(t)) continue;
     if (!x->is_const) {
@@ -68,7 +105,8 @@ static void check_labels(DrChecker *c, DrSwitchCase *k, DrType *t, DrChkLabels *
   }
 }
 
-/* The labels and bodies; whether a default label was seen. */
+/* The labels and bodies; whether they cover every value: a default
+ * label, or every constant of an enum selector. */
 static bool check_cases(DrChecker *c, DrStmt *s, DrType *t) {
   bool seen_default = false;
   DrChkLabels labels;
@@ -88,7 +126,7 @@ static bool check_cases(DrChecker *c, DrStmt *s, DrType *t) {
   dr_hidx_free(&labels.idx);
   c->cur.break_depth--;
   chk_scope_pop(c, saved);
-  return seen_default;
+  return seen_default || (is_enum(t) && labels.ncovered == t->cls->decl->nenum_constants);
 }
 
 void chk_switch(DrChecker *c, DrStmt *s) {

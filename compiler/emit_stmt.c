@@ -252,6 +252,12 @@ void em_switch(Em *E, DrStmt *s, int result) {
     if (s->cases[i].is_default) def = i;
   EmLabel *deflab = def >= 0 ? &labs[def] : &end;
   int sel = em_expr(E, s->expr, EM_ANY);
+  if (s->switch_ordinal) { /* an enum: switch on its ordinal (NullPointerException for null) */
+    em_line(E, s->expr->pos.line);
+    int o = em_invoke(E, DR_OP_INVOKEVIRTUAL, s->switch_ordinal, EM_ANY, &sel, 1);
+    em_free(E, sel);
+    sel = o;
+  }
   if (s->switch_on_string) {
     int nlabels = 0;
     for (int i = 0; i < n; i++) nlabels += s->cases[i].nlabels;

@@ -122,6 +122,15 @@ DrExpr *parse_paren_expr(DrParser *p);
 /* An expression that may stand as a statement (else "not a statement"). */
 DrExpr *parse_stmt_expr(DrParser *p);
 
+void parse_member(DrParser *p, DrClassDecl *d, int *cap);
+void parse_sync_member(DrParser *p);
+void parse_type_list(DrParser *p, DrTypeRef **out, int *n);
+
+/* parser_enum.c */
+/* At `enum`: the enum class as an ordinary class that extends
+ * java.lang.Enum (JLS 8.9). */
+DrClassDecl *parse_enum(DrParser *p, unsigned mods, DrClassDecl *outer);
+
 /* parser_switch.c */
 /* After `switch`: the selector and the body, of a statement or (is_expr)
  * of a switch expression. */

@@ -209,7 +209,7 @@ static bool parse_can_start_member(DrTokKind k) {
 }
 
 /* After an error in a member declaration: skip to the next member. */
-static void parse_sync_member(DrParser *p) {
+void parse_sync_member(DrParser *p) {
   DrToken *prev = parse_prev(p);
   if (p->pos == 0 || prev->kind == T_SEMI || prev->kind == T_RBRACE) return;
   for (;;) {
@@ -306,7 +306,7 @@ static unsigned parse_modifiers(DrParser *p, bool in_class_body) {
   }
 }
 
-static void parse_type_list(DrParser *p, DrTypeRef **out, int *n) {
+void parse_type_list(DrParser *p, DrTypeRef **out, int *n) {
   int cap = 0;
   do {
     DrTypeRef t;
@@ -386,7 +386,7 @@ static bool parse_at_type_decl(DrParser *p) {
          (parse_is_ident(p, 0, "record") && parse_peek(p, 1)->kind == T_IDENT);
 }
 
-static void parse_member(DrParser *p, DrClassDecl *d, int *cap) {
+void parse_member(DrParser *p, DrClassDecl *d, int *cap) {
   DrMember m;
   memset(&m, 0, sizeof m);
   m.pos = parse_cur(p)->pos;
@@ -472,8 +472,9 @@ static void parse_skip_decl(DrParser *p) {
  * unsupported kinds (reported and skipped). */
 static DrClassDecl *parse_type_decl(DrParser *p, unsigned mods, DrClassDecl *outer) {
   DrToken *kw = parse_cur(p);
-  if (kw->kind == T_ENUM || kw->kind == T_AT || kw->kind == T_IDENT) {
-    parse_unsupported(p, kw->pos, kw->kind == T_ENUM ? "enums are" : kw->kind == T_AT ? "annotations are" : "records are");
+  if (kw->kind == T_ENUM) return parse_enum(p, mods, outer);
+  if (kw->kind == T_AT || kw->kind == T_IDENT) {
+    parse_unsupported(p, kw->pos, kw->kind == T_AT ? "annotations are" : "records are");
     parse_skip_decl(p);
     return NULL;
   }
