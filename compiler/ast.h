@@ -337,6 +337,7 @@ struct DrClassDecl {
   unsigned mods;
   bool is_interface;
   bool is_enum;       /* an enum class: extends java.lang.Enum, constants first */
+  bool is_record;     /* a record class: extends java.lang.Record */
   const char **enum_constants; /* is_enum: the constants' names, by ordinal */
   int nenum_constants;
   bool from_prelude;  /* declared by drvm's built-in library */

@@ -152,6 +152,7 @@ static void build_class_table(DrChecker *c) {
   c->c_throwable = prelude_class(c, "Throwable");
   c->c_assertion_error = prelude_class(c, "AssertionError");
   c->c_enum = prelude_class(c, "Enum");
+  c->c_record = prelude_class(c, "Record");
   c->t_object = c->c_object ? c->c_object->type : &c->T->t_error;
   c->t_string = c->c_string ? c->c_string->type : &c->T->t_error;
 }
@@ -194,6 +195,8 @@ void chk_resolve_supers(DrChecker *c, DrClassSym *k) {
         chk_error(c, d->extends->pos, "cannot inherit from final %s", t->cls->source_name);
       else if (!d->is_enum && !d->from_prelude && t->cls == c->c_enum)
         chk_error(c, d->extends->pos, "classes cannot directly extend java.lang.Enum");
+      else if (!d->is_record && !d->from_prelude && t->cls == c->c_record)
+        chk_error(c, d->extends->pos, "classes cannot directly extend java.lang.Record");
       else
         k->super = t->cls;
     } else if (t->kind != TY_ERROR) {

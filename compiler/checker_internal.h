@@ -118,7 +118,7 @@ typedef struct DrChecker {
   DrClassSym **classes;  /* every class, outer before nested */
   int nclasses, classes_cap;
   /* well-known prelude classes (NULL if the prelude lacks them) */
-  DrClassSym *c_object, *c_string, *c_throwable, *c_assertion_error, *c_enum;
+  DrClassSym *c_object, *c_string, *c_throwable, *c_assertion_error, *c_enum, *c_record;
   DrType *t_object, *t_string;
   DrChkCtx cur;
   DrLocalSym **scope;    /* visible locals, innermost last */

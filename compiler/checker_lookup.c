@@ -84,7 +84,7 @@ static const char *const library_hints[] = {
     "AtomicInteger", "AtomicLong", "ConcurrentHashMap", "Executors", "ExecutorService", "CountDownLatch",
     "ReentrantLock", "Lock", "Semaphore", "StringBuffer", "Class", "CharSequence", "Cloneable",
     "AutoCloseable", "BufferedReader", "InputStreamReader", "IOException", "PrintStream", "Files", "Path",
-    "BigInteger", "BigDecimal", "Void", "Record", "Override", "SuppressWarnings", "StringJoiner"};
+    "BigInteger", "BigDecimal", "Void", "Override", "SuppressWarnings", "StringJoiner"};
 
 static void report_unknown_type(DrChecker *c, DrPos pos, const char *name) {
   static const char *const unsupported[] = {"byte", "short", "float"};

@@ -124,12 +124,20 @@ DrExpr *parse_stmt_expr(DrParser *p);
 
 void parse_member(DrParser *p, DrClassDecl *d, int *cap);
 void parse_sync_member(DrParser *p);
+unsigned parse_modifiers(DrParser *p, bool in_class_body);
 void parse_type_list(DrParser *p, DrTypeRef **out, int *n);
+/* Members drvm adds to d (enums, records), parsed from source text. */
+void parse_members_text(DrParser *p, DrClassDecl *d, int *cap, const char *text);
 
 /* parser_enum.c */
 /* At `enum`: the enum class as an ordinary class that extends
  * java.lang.Enum (JLS 8.9). */
 DrClassDecl *parse_enum(DrParser *p, unsigned mods, DrClassDecl *outer);
+
+/* parser_record.c */
+/* At `record`: the record class as an ordinary final class that extends
+ * java.lang.Record (JLS 8.10). */
+DrClassDecl *parse_record(DrParser *p, unsigned mods, DrClassDecl *outer);
 
 /* parser_switch.c */
 /* After `switch`: the selector and the body, of a statement or (is_expr)

@@ -270,7 +270,7 @@ static unsigned parse_modifier_bit(DrTokKind k) {
 
 /* Modifiers and annotations.  `default` counts as one only in class
  * bodies (interface default methods, which the checker rejects). */
-static unsigned parse_modifiers(DrParser *p, bool in_class_body) {
+unsigned parse_modifiers(DrParser *p, bool in_class_body) {
   unsigned mods = 0;
   for (;;) {
     DrToken *t = parse_cur(p);
@@ -473,8 +473,9 @@ static void parse_skip_decl(DrParser *p) {
 static DrClassDecl *parse_type_decl(DrParser *p, unsigned mods, DrClassDecl *outer) {
   DrToken *kw = parse_cur(p);
   if (kw->kind == T_ENUM) return parse_enum(p, mods, outer);
-  if (kw->kind == T_AT || kw->kind == T_IDENT) {
-    parse_unsupported(p, kw->pos, kw->kind == T_AT ? "annotations are" : "records are");
+  if (kw->kind == T_IDENT) return parse_record(p, mods, outer);
+  if (kw->kind == T_AT) {
+    parse_unsupported(p, kw->pos, "annotations are");
     parse_skip_decl(p);
     return NULL;
   }
@@ -505,6 +506,28 @@ static DrClassDecl *parse_type_decl(DrParser *p, unsigned mods, DrClassDecl *out
   }
   parse_class_body(p, d);
   return d;
+}
+
+/* Parses members from generated source text into d, every token at
+ * d's line (stack traces of generated methods point at the declaration). */
+void parse_members_text(DrParser *p, DrClassDecl *d, int *cap, const char *text) {
+  DrSource *src = dr_arena_alloc(p->arena, sizeof *src);
+  src->path = p->src->path;
+  src->text = dr_arena_strndup(p->arena, text, strlen(text));
+  src->len = strlen(text);
+  DrLexer lx;
+  dr_lexer_init(&lx, p->arena, p->diags, src);
+  lx.line = d->pos.line;
+  DrParser sub = *p;
+  sub.src = src;
+  sub.pos = 0;
+  sub.toks = dr_lex_all(&lx, &sub.ntoks);
+  while (!parse_at(&sub, T_EOF)) {
+    int start = sub.pos;
+    parse_member(&sub, d, cap);
+    if (sub.pos == start) parse_advance(&sub);
+  }
+  p->nerrors += sub.nerrors + lx.nerrors;
 }
 
 /* ------------------------------------------------------------ statements */

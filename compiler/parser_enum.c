@@ -33,28 +33,6 @@ static DrExpr *enum_name_expr(DrParser *p, const char *name, DrPos pos) {
   return e;
 }
 
-/* Parses members from generated source text into d, every token at the
- * enum's line (stack traces of values() point at the enum). */
-static void enum_parse_text(DrParser *p, DrClassDecl *d, int *cap, const char *text) {
-  DrSource *src = dr_arena_alloc(p->arena, sizeof *src);
-  src->path = p->src->path;
-  src->text = dr_arena_strndup(p->arena, text, strlen(text));
-  src->len = strlen(text);
-  DrLexer lx;
-  dr_lexer_init(&lx, p->arena, p->diags, src);
-  lx.line = d->pos.line;
-  DrParser sub = *p;
-  sub.src = src;
-  sub.pos = 0;
-  sub.toks = dr_lex_all(&lx, &sub.ntoks);
-  while (!parse_at(&sub, T_EOF)) {
-    int start = sub.pos;
-    parse_member(&sub, d, cap);
-    if (sub.pos == start) parse_advance(&sub);
-  }
-  p->nerrors += sub.nerrors + lx.nerrors;
-}
-
 /* java.lang.String $name, int $ordinal, then the types of the first n
  * parameters of params. */
 static const char *enum_ctor_params(DrParser *p, const DrParam *params, int n) {
@@ -139,7 +117,7 @@ static void enum_body_ctor(DrParser *p, DrClassDecl *d, DrEnumConst *k) {
   const char *real = b->name;
   b->name = "$Body";
   int cap = b->nmembers;
-  enum_parse_text(p, b, &cap,
+  parse_members_text(p, b, &cap,
                   dr_arena_printf(p->arena, "$Body(%s) { super(%s); }",
                                   enum_ctor_params(p, target ? target->params + 2 : NULL, n), args));
   b->name = real;
@@ -254,7 +232,7 @@ DrClassDecl *parse_enum(DrParser *p, unsigned mods, DrClassDecl *outer) {
   int nk = 0, cap = 0;
   enum_constants(p, d, &ks, &nk);
   for (int i = 0; i < nk; i++) enum_constant_field(p, d, &cap, &ks[i], i);
-  enum_parse_text(p, d, &cap, enum_methods_text(p, d, ks, nk));
+  parse_members_text(p, d, &cap, enum_methods_text(p, d, ks, nk));
   while (!parse_at(p, T_RBRACE) && !parse_at(p, T_EOF)) {
     if (parse_accept(p, T_SEMI)) continue;
     int start = p->pos, errs = p->nerrors;
@@ -274,7 +252,7 @@ DrClassDecl *parse_enum(DrParser *p, unsigned mods, DrClassDecl *outer) {
     if (m->kind == M_METHOD && (m->mods & DR_MOD_ABSTRACT)) has_abstract = true;
   }
   if (!has_ctor)
-    enum_parse_text(p, d, &cap, dr_arena_printf(p->arena, "private %s(%s) { super($name, $ordinal); }", d->name,
+    parse_members_text(p, d, &cap, dr_arena_printf(p->arena, "private %s(%s) { super($name, $ordinal); }", d->name,
                                                 enum_ctor_params(p, NULL, 0)));
   for (int i = 0; i < nk; i++) {
     if (!ks[i].body) continue;

@@ -537,7 +537,6 @@ static void test_parser_errors(DrCheck *c) {
   CHECK(c, parse_error_is("class A<T> { }", 1, 8, "generics are not supported in DL"));
   CHECK(c, parse_error_is("class A { short s; }", 1, 11, "short is not supported in DL"));
   CHECK(c, parse_error_is("class A { @Override public String toString() { return \"\"; } }", 1, 11, "annotations are not supported in DL"));
-  CHECK(c, parse_error_is("record P(int x) { }\nclass A { }", 1, 1, "records are not supported in DL"));
   CHECK(c, parse_error_is("class A { Object o = new Object() { }; }", 1, 22, "anonymous classes are not supported in DL"));
   CHECK(c, parse_error_is("class A { void f() { outer: for (;;) break; } }", 1, 22, "labels are not supported in DL"));
   CHECK(c, parse_error_is("class A { void f() { for (;;) continue outer; } }", 1, 40, "labels are not supported in DL"));
