@@ -77,7 +77,9 @@ static void rec_generated(DrParser *p, DrClassDecl *d, int *cap, const DrRecordH
     const char *params = "", *body = "";
     for (int i = 0; i < h->n; i++) {
       const DrParam *c = &h->comps[i];
-      params = dr_arena_printf(p->arena, "%s%s%s %s", params, i ? ", " : "", rec_type_text(p, &c->tref), c->name);
+      const char *t = rec_type_text(p, &c->tref);
+      if (c->is_varargs) t = dr_arena_printf(p->arena, "%.*s...", (int)strlen(t) - 2, t); /* T[] -> T... */
+      params = dr_arena_printf(p->arena, "%s%s%s %s", params, i ? ", " : "", t, c->name);
       body = dr_arena_printf(p->arena, "%s this.%s = %s;", body, c->name, c->name);
     }
     parse_members_text(p, d, cap, dr_arena_printf(p->arena, "public %s(%s) {%s }", N, params, body));
@@ -184,6 +186,10 @@ static void rec_components(DrParser *p, DrRecordHead *h) {
     DrParam c;
     memset(&c, 0, sizeof c);
     parse_type(p, &c.tref, false);
+    if (parse_accept(p, T_ELLIPSIS)) {
+      c.is_varargs = true;
+      c.tref.dims++;
+    }
     c.name = parse_ident(p, &c.pos);
     DR_ARENA_PUSH(p->arena, h->comps, h->n, cap, c);
   } while (parse_accept(p, T_COMMA));

@@ -104,7 +104,31 @@ bool parse_at_yield(DrParser *p) {
   }
 }
 
+/* `yield(...)` with no argument or several is a call of a method named
+ * yield, which Java 17 only allows qualified (Thread.yield()). */
+static bool parse_yield_is_call(DrParser *p) {
+  if (parse_kind_at(p, p->pos + 1) != T_LPAREN) return false;
+  if (parse_kind_at(p, p->pos + 2) == T_RPAREN) return true;
+  int depth = 0;
+  for (int i = p->pos + 1; i < p->ntoks; i++) {
+    DrTokKind k = parse_kind_at(p, i);
+    if (k == T_LPAREN) depth++;
+    else if (k == T_RPAREN && --depth == 0) return false;
+    else if ((k == T_COMMA && depth == 1) || k == T_EOF || k == T_SEMI) return k == T_COMMA;
+  }
+  return false;
+}
+
 DrStmt *parse_yield(DrParser *p) {
+  if (parse_yield_is_call(p)) {
+    parse_error(p, parse_cur(p)->pos,
+                "invalid use of a restricted identifier 'yield' (to invoke a method called yield, qualify the yield "
+                "with a receiver or type name)");
+    DrStmt *e = parse_new_stmt(p, S_EXPR, parse_cur(p)->pos);
+    e->expr = parse_expr(p);
+    parse_expect(p, T_SEMI);
+    return e;
+  }
   DrStmt *s = parse_new_stmt(p, S_YIELD, parse_advance(p)->pos);
   s->expr = parse_expr(p);
   parse_expect(p, T_SEMI);
