@@ -116,12 +116,12 @@ static void enum_body_ctor(DrParser *p, DrClassDecl *d, DrEnumConst *k) {
   DrClassDecl *b = k->body;
   const char *real = b->name;
   b->name = "$Body";
-  int cap = b->nmembers;
+  int cap = b->nmembers, before = b->nmembers;
   parse_members_text(p, b, &cap,
                   dr_arena_printf(p->arena, "$Body(%s) { super(%s); }",
                                   enum_ctor_params(p, target ? target->params + 2 : NULL, n), args));
   b->name = real;
-  b->members[b->nmembers - 1].name = real;
+  if (b->nmembers > before) b->members[b->nmembers - 1].name = real;
 }
 
 /* A constant's class body: an anonymous class E$1 extends E. */

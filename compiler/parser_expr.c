@@ -610,6 +610,10 @@ static DrExpr *parse_binary(DrParser *p, int min_prec) {
       e->target = left;
       bool final_pattern = parse_accept(p, T_FINAL);
       parse_type(p, &e->tref, false);
+      if (parse_at(p, T_LPAREN)) { /* Point(int x, int y): a record pattern */
+        parse_unsupported(p, parse_cur(p)->pos, "record patterns are");
+        parse_skip_group(p);
+      }
       e->bind_final = final_pattern;
       if (final_pattern || parse_at(p, T_IDENT)) e->name = parse_ident(p, &e->bind_pos);
       left = e;

@@ -29,6 +29,10 @@ static void parse_case_label(DrParser *p, DrSwitchCase *c, int *lcap) {
   p->no_lambda = true;
   do {
     DrExpr *l = parse_expr(p);
+    if (parse_at(p, T_IDENT)) { /* case Type name: a type pattern */
+      parse_unsupported(p, parse_cur(p)->pos, "patterns in switch are");
+      parse_advance(p);
+    }
     DR_ARENA_PUSH(p->arena, c->labels, c->nlabels, *lcap, l);
   } while (parse_accept(p, T_COMMA));
   p->no_lambda = saved;
