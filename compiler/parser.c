@@ -527,7 +527,7 @@ void parse_members_text(DrParser *p, DrClassDecl *d, int *cap, const char *text)
     parse_member(&sub, d, cap);
     if (sub.pos == start) parse_advance(&sub);
   }
-  p->nerrors += sub.nerrors + lx.nerrors;
+  p->nerrors = sub.nerrors + lx.nerrors; /* sub started from p->nerrors */
 }
 
 /* ------------------------------------------------------------ statements */
