@@ -102,7 +102,9 @@ typedef enum {
   E_ASSIGN,      /* target op= value; op is DR_BIN_NONE for plain '=' */
   E_COND,        /* cond ? lhs : rhs */
   E_CAST,        /* (type) target */
-  E_INSTANCEOF,  /* target instanceof type */
+  E_INSTANCEOF,  /* target instanceof type [name]: with a name, a type
+                    pattern whose binding variable is local (checker) */
+  E_SWITCH,      /* switch expression: sw (an S_SWITCH with is_expr) */
   E_LAMBDA,      /* (params) -> rhs | block; the checker turns it into an E_NEW */
   E_METHOD_REF,  /* target::name ("new" for Class::new); the checker turns it into an E_NEW */
   /* produced by the checker */
@@ -155,6 +157,11 @@ struct DrExpr {
   DrParam *params;    /* E_LAMBDA: the parameters; tref.name NULL when inferred */
   int nparams;
   DrStmt *block;      /* E_LAMBDA: a block body (else rhs is the expression body) */
+  DrStmt *sw;         /* E_SWITCH */
+  DrPos bind_pos;     /* E_INSTANCEOF with a pattern: the binding's name */
+  bool bind_final;    /* ... declared final */
+  bool synthetic;     /* E_NEW: an enum constant's creation (parser) */
+  DrType **result_types; /* checker: E_SWITCH, its results (args) before conversion */
 
   union {
     int32_t i;
@@ -204,6 +211,7 @@ typedef enum {
   S_CTOR_CALL,  /* this(args); or super(args); as a constructor's first statement */
   S_EMPTY,
   S_CLASS,      /* a local class declaration: always an error in DL */
+  S_YIELD,      /* yield expr; (the value of the enclosing switch expression) */
 } DrStmtKind;
 
 typedef struct {
@@ -218,6 +226,9 @@ typedef struct {
   DrExpr **labels;    /* case constants; empty for default */
   int nlabels;
   bool is_default;
+  bool arrow;         /* case ... -> rule: body is one statement (an
+                         expression statement, a yield of the switch
+                         expression's value, a block or a throw), no fall-through */
   DrStmt **body;      /* statements after the labels */
   int nbody;
   DrPos pos;
@@ -255,6 +266,9 @@ struct DrStmt {
   DrSwitchCase *cases;
   int ncases;
   bool switch_on_string; /* checker: selector is a String */
+  DrMethodSym *switch_ordinal; /* checker: selector is an enum: Enum.ordinal(),
+                                  and the labels' values are ordinals */
+  bool is_expr;       /* the body of a switch expression (E_SWITCH) */
   /* S_TRY */
   DrCatch *catches;
   int ncatches;
@@ -299,6 +313,7 @@ struct DrParam {
   const char *name;
   DrPos pos;
   bool is_final;
+  bool is_varargs;    /* T... name: the last parameter only */
   DrLocalSym *sym;    /* checker */
 };
 
@@ -337,6 +352,10 @@ struct DrClassDecl {
   DrPos pos;
   unsigned mods;
   bool is_interface;
+  bool is_enum;       /* an enum class: extends java.lang.Enum, constants first */
+  bool is_record;     /* a record class: extends java.lang.Record */
+  const char **enum_constants; /* is_enum: the constants' names, by ordinal */
+  int nenum_constants;
   bool from_prelude;  /* declared by drvm's built-in library */
   const char *package;/* prelude only: "java.lang", "java.util", "drvm" */
   DrTypeRef *extends; /* NULL if none; interfaces: see implements */
@@ -425,6 +444,7 @@ struct DrMethodSym {
   DrType *ret;             /* TY_VOID for constructors */
   unsigned mods;
   bool is_ctor;
+  bool is_varargs;         /* its last parameter is T... (an array T[]) */
   DrPos pos;
   DrMember *decl;          /* NULL for the implicit default constructor */
   DrLocalSym **locals;     /* checker: every local of the body, params first */

@@ -174,6 +174,8 @@ static void build_class_table(DrChecker *c) {
   c->c_string = prelude_class(c, "String");
   c->c_throwable = prelude_class(c, "Throwable");
   c->c_assertion_error = prelude_class(c, "AssertionError");
+  c->c_enum = prelude_class(c, "Enum");
+  c->c_record = prelude_class(c, "Record");
   c->t_object = c->c_object ? c->c_object->type : &c->T->t_error;
   c->t_string = c->c_string ? c->c_string->type : &c->T->t_error;
 }
@@ -190,6 +192,12 @@ static bool reaches(DrClassSym *k, DrClassSym *target, int depth) {
     if (reaches(k->interfaces[i], target, depth + 1)) return true;
   return false;
 }
+/* Only an enum's own constant bodies extend it (JLS 8.9: an enum class
+ * with bodies is not final, yet no other class may extend it). */
+static bool enum_not_extensible(const DrClassDecl *d, const DrClassSym *super) {
+  return super->decl && super->decl->is_enum && !(d->outer == super->decl && d->name[0] >= '0' && d->name[0] <= '9');
+}
+
 
 void chk_resolve_supers(DrChecker *c, DrClassSym *k) {
   DrChkClass *ck = chk_class(k);
@@ -206,8 +214,12 @@ void chk_resolve_supers(DrChecker *c, DrClassSym *k) {
     if (t->kind == TY_CLASS) {
       if (chk_is_interface(t->cls))
         chk_error(c, d->extends->pos, "no interface expected here");
-      else if (t->cls->flags & DR_CLS_SYM_FINAL)
+      else if ((t->cls->flags & DR_CLS_SYM_FINAL) || enum_not_extensible(d, t->cls))
         chk_error(c, d->extends->pos, "cannot inherit from final %s", t->cls->source_name);
+      else if (!d->is_enum && !d->from_prelude && t->cls == c->c_enum)
+        chk_error(c, d->extends->pos, "classes cannot directly extend java.lang.Enum");
+      else if (!d->is_record && !d->from_prelude && t->cls == c->c_record)
+        chk_error(c, d->extends->pos, "classes cannot directly extend java.lang.Record");
       else
         k->super = t->cls;
     } else if (t->kind != TY_ERROR) {
@@ -378,6 +390,7 @@ static void declare_method(DrChecker *c, DrClassSym *k, DrMember *mem, int *mcap
     }
     m->params[i] = t;
   }
+  m->is_varargs = mem->nparams > 0 && mem->params[mem->nparams - 1].is_varargs;
   mem->method = m;
   if (!d->is_interface) {
     bool abstract = (mods & DR_MOD_ABSTRACT) != 0;

@@ -96,6 +96,12 @@ static DrType *check_name(DrChecker *c, DrExpr *e) {
   DrLocalSym *l = chk_find_local(c, name);
   if (l) {
     DrChkLocal *cl = chk_local(l);
+    if (cl->var_pending) {
+      chk_error(c, l->pos, "cannot infer type for local variable %s (cannot use 'var' on self-referencing variable)",
+                name);
+      cl->var_pending = false;
+      return err(c, e);
+    }
     if (cl->is_const && !lvalue) {
       chk_set_const(c, e, l->type, cl->cval);
       return e->type;
@@ -283,6 +289,37 @@ void chk_convert_args(DrChecker *c, DrMethodSym *m, DrExpr **args, int nargs) {
   }
 }
 
+void chk_call_args(DrChecker *c, DrMethodSym *m, DrExpr ***args, int *nargs, DrPos pos) {
+  if (chk_needs_packing(c, m, *args, *nargs)) {
+    int fixed = m->nparams - 1;
+    DrType *at = m->params[fixed];
+    DrExpr *init = dr_arena_alloc(c->arena, sizeof *init);
+    init->kind = E_ARRAY_INIT;
+    init->pos = pos;
+    init->type = at;
+    init->nargs = *nargs - fixed;
+    init->args = dr_arena_alloc(c->arena, sizeof(DrExpr *) * (size_t)(init->nargs + 1));
+    for (int i = 0; i < init->nargs; i++) {
+      init->args[i] = (*args)[fixed + i];
+      if (chk_is_poly(init->args[i])) chk_poly(c, init->args[i], at->elem);
+      else chk_coerce(c, init->args[i], at->elem);
+    }
+    DrExpr *arr = dr_arena_alloc(c->arena, sizeof *arr);
+    arr->kind = E_NEW_ARRAY;
+    arr->pos = init->nargs ? init->args[0]->pos : pos;
+    arr->type = at;
+    arr->tref.resolved = at;
+    arr->tref.dims = 1;
+    arr->init = init;
+    DrExpr **packed = dr_arena_alloc(c->arena, sizeof(DrExpr *) * (size_t)(fixed + 1));
+    for (int i = 0; i < fixed; i++) packed[i] = (*args)[i];
+    packed[fixed] = arr;
+    *args = packed;
+    *nargs = fixed + 1;
+  }
+  chk_convert_args(c, m, *args, *nargs);
+}
+
 static bool any_error(DrExpr **args, int nargs) {
   for (int i = 0; i < nargs; i++)
     if (!args[i] || chk_is_err(args[i]->type)) return true;
@@ -291,7 +328,7 @@ static bool any_error(DrExpr **args, int nargs) {
 
 static DrType *finish_call(DrChecker *c, DrExpr *e, DrMethodSym *m) {
   e->method = m;
-  chk_convert_args(c, m, e->args, e->nargs);
+  chk_call_args(c, m, &e->args, &e->nargs, e->pos);
   if (m->mods & DR_MOD_STATIC) {
     e->call_kind = DR_CALL_STATIC;
     e->target = NULL; /* a qualifier of a static call is not evaluated */
@@ -414,6 +451,10 @@ static DrType *check_new(DrChecker *c, DrExpr *e) {
     return err(c, e);
   }
   DrClassSym *k = t->cls;
+  if (k->decl && k->decl->is_enum && !e->synthetic) {
+    chk_error(c, e->pos, "enum types may not be instantiated");
+    return err(c, e);
+  }
   if (e->body) {
     if (e->target) {
       chk_error(c, e->pos, "qualified anonymous classes are not supported in DL");
@@ -432,7 +473,7 @@ static DrType *check_new(DrChecker *c, DrExpr *e) {
     return err(c, e);
   }
   e->method = m;
-  chk_convert_args(c, m, e->args, e->nargs);
+  chk_call_args(c, m, &e->args, &e->nargs, e->pos);
   chk_new_hidden(c, e, k);
   e->type = t;
   return t;
@@ -572,6 +613,7 @@ DrType *chk_expr_q(DrChecker *c, DrExpr *e) {
   case E_METHOD_REF:
     chk_error(c, e->pos, "%s not expected here", e->kind == E_LAMBDA ? "lambda expression" : "method reference");
     return err(c, e);
+  case E_SWITCH: return chk_switch_expr(c, e);
   case E_LOCAL:
   case E_FIELD:
   case E_STATIC_FIELD:

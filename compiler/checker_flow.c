@@ -24,6 +24,7 @@ typedef struct {
 
 typedef struct DrFlowTarget {
   bool is_loop;
+  bool is_swx;           /* a switch expression: brk joins its yields */
   DrFlowState brk, cont; /* joined states of the breaks / continues to it */
   struct DrFlowTarget *outer;
 } DrFlowTarget;
@@ -154,6 +155,7 @@ static void check_fields_assigned(DrFlow *f, DrPos pos) {
 /* ---------------------------------------------------------- expressions */
 
 static void fx(DrFlow *f, DrExpr *e);
+static void fs_switch(DrFlow *f, DrStmt *s);
 
 static bool is_const_bool(DrExpr *e, bool v) {
   return e && e->is_const && e->type && e->type->kind == TY_BOOLEAN && (e->cval.i != 0) == v;
@@ -315,6 +317,7 @@ static void fx(DrFlow *f, DrExpr *e) {
     }
     break;
   }
+  case E_SWITCH: fs_switch(f, e->sw); break;
   case E_COND: {
     if (e->type && e->type->kind == TY_BOOLEAN) {
       DrFlowState t, fl;
@@ -448,12 +451,29 @@ static void fs_loop(DrFlow *f, DrStmt *s, DrLoopKind kind) {
   st_copy(f, &f->s, &after);
 }
 
+/* After an arrow rule's body: a statement switch goes on after the
+ * switch; in a switch expression the rule must have yielded or thrown. */
+static void fs_rule_end(DrFlow *f, DrStmt *s, DrSwitchCase *k, DrFlowState *brk) {
+  if (!f->s.alive) return;
+  if (!s->is_expr) {
+    jump_to(f, brk);
+    return;
+  }
+  DrStmt *b = k->body[0];
+  flow_error(f, b->end_pos.line ? b->end_pos : b->pos,
+             "switch rule completes without providing a value (switch rules in switch expressions must either "
+             "provide a value or throw)",
+             NULL);
+  st_vacuous(f, &f->s, false);
+}
+
 static void fs_switch(DrFlow *f, DrStmt *s) {
   fx(f, s->expr);
   DrFlowState sel = st_clone(f, &f->s);
   DrFlowTarget tg;
   memset(&tg, 0, sizeof tg);
   tg.brk = st_dead(f);
+  tg.is_swx = s->is_expr;
   tg.outer = f->targets;
   f->targets = &tg;
   bool has_default = false;
@@ -463,14 +483,22 @@ static void fs_switch(DrFlow *f, DrStmt *s) {
     if (k->is_default) has_default = true;
     st_join(f, &f->s, &sel);
     fs_seq(f, k->body, k->nbody);
+    if (k->arrow && k->nbody) fs_rule_end(f, s, k, &tg.brk);
   }
   f->targets = tg.outer;
+  if (s->is_expr && f->s.alive && s->ncases) {
+    flow_error(f, s->end_pos,
+               "switch expression completes without providing a value (switch expressions must either provide a "
+               "value or throw for all possible input values)",
+               NULL);
+    st_vacuous(f, &f->s, false);
+  }
   if (s->ncases == 0) {
     st_copy(f, &f->s, &sel);
     return;
   }
   st_join(f, &f->s, &tg.brk);
-  if (!has_default) st_join(f, &f->s, &sel);
+  if (!has_default && !s->is_expr) st_join(f, &f->s, &sel);
 }
 
 static void fs_try(DrFlow *f, DrStmt *s) {
@@ -512,9 +540,18 @@ static void fs_try(DrFlow *f, DrStmt *s) {
   f->any = saved_any;
 }
 
-static DrFlowTarget *innermost(DrFlow *f, bool loop) {
-  for (DrFlowTarget *t = f->targets; t; t = t->outer)
-    if (!loop || t->is_loop) return t;
+/* The target of a break (loop false), continue (true) or yield (the
+ * innermost switch expression: swx true). */
+static DrFlowTarget *innermost(DrFlow *f, bool loop, bool swx) {
+  for (DrFlowTarget *t = f->targets; t; t = t->outer) {
+    if (swx) {
+      if (t->is_swx) return t;
+    } else if (t->is_swx) {
+      return NULL; /* reported by the checker */
+    } else if (!loop || t->is_loop) {
+      return t;
+    }
+  }
   return NULL;
 }
 
@@ -572,14 +609,21 @@ static void fs_stmt(DrFlow *f, DrStmt *s) {
     fs_loop(f, s, LOOP_FOREACH);
     break;
   case S_BREAK: {
-    DrFlowTarget *t = innermost(f, false);
+    DrFlowTarget *t = innermost(f, false, false);
     if (t) jump_to(f, &t->brk);
     else st_vacuous(f, &f->s, false);
     break;
   }
   case S_CONTINUE: {
-    DrFlowTarget *t = innermost(f, true);
+    DrFlowTarget *t = innermost(f, true, false);
     if (t) jump_to(f, &t->cont);
+    else st_vacuous(f, &f->s, false);
+    break;
+  }
+  case S_YIELD: {
+    fx(f, s->expr);
+    DrFlowTarget *t = innermost(f, false, true);
+    if (t) jump_to(f, &t->brk);
     else st_vacuous(f, &f->s, false);
     break;
   }
@@ -633,7 +677,7 @@ void chk_flow_body(DrChecker *c, DrMethodSym *m, DrStmt *body, bool needs_value,
   f->loop_pa = words(f);
   for (int i = 0; i < m->nlocals; i++) {
     DrChkLocal *l = chk_local(m->locals[i]);
-    if (l->is_param) {
+    if (l->is_param || l->is_binding) { /* a binding is in scope only where its test assigned it */
       set_bit(f->s.da, i);
       set_bit(f->s.pa, i);
     }

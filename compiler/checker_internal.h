@@ -68,6 +68,8 @@ typedef struct {
   DrPos *cap_pos;      /* where a lambda or inner class uses it (JLS 4.12.4) */
   bool *cap_lambda;
   int ncap, cap_cap;
+  bool var_pending;    /* `var x = init`: init is being checked, x has no type yet */
+  bool is_binding;     /* a pattern's binding variable: assigned by its test */
 } DrChkLocal;
 
 static inline DrChkClass *chk_class(DrClassSym *s) { return (DrChkClass *)s; }
@@ -105,6 +107,7 @@ typedef struct {
   int decl_base;         /* a new local may not share a name with the entries
                             from here on */
   struct DrChkLambda *lambda; /* the lambda whose body this is, or NULL */
+  struct DrChkSwitchExpr *swx; /* the innermost switch expression around the code */
 } DrChkCtx;
 
 /* A lambda whose body is being checked (checker_lambda.c). */
@@ -114,6 +117,12 @@ typedef struct DrChkLambda {
   DrLocalSym **params;   /* ... and the parameters of meth they arrive in */
   int ncaps, cap, pcap;
 } DrChkLambda;
+
+/* A switch expression being checked: its result expressions so far. */
+typedef struct DrChkSwitchExpr {
+  DrExpr **results;
+  int n, cap;
+} DrChkSwitchExpr;
 
 /* What a name names in a class (or, owner NULL, at top level): the
  * checker's namespaces (checker_index.c). */
@@ -140,7 +149,7 @@ typedef struct DrChecker {
   DrClassSym **classes;  /* every class, outer before nested */
   int nclasses, classes_cap;
   /* well-known prelude classes (NULL if the prelude lacks them) */
-  DrClassSym *c_object, *c_string, *c_throwable, *c_assertion_error;
+  DrClassSym *c_object, *c_string, *c_throwable, *c_assertion_error, *c_enum, *c_record;
   DrType *t_object, *t_string;
   DrChkCtx cur;
   DrLocalSym **scope;    /* visible locals, innermost last */
@@ -229,6 +238,9 @@ bool chk_accessible(DrChecker *c, DrClassSym *owner, unsigned mods);
 DrMethodSym *chk_resolve_call(DrChecker *c, DrPos pos, DrClassSym *cls, const char *name, DrExpr **args,
                               int nargs, bool ctor, bool *found_name);
 bool chk_has_method_named(DrChecker *c, DrClassSym *cls, const char *name);
+/* Whether a call of m with these arguments is a variable arity
+ * invocation: its trailing arguments go into a new array (chk_pack_varargs). */
+bool chk_needs_packing(DrChecker *c, DrMethodSym *m, DrExpr **args, int nargs);
 DrMethodSym *chk_find_method_sig(DrChecker *c, DrClassSym *cls, const char *name, DrType **params, int nparams);
 
 /* checker_expr.c */
@@ -239,6 +251,10 @@ void chk_condition(DrChecker *c, DrExpr *e);
 void chk_init_expr(DrChecker *c, DrExpr *e, DrType *t);
 void chk_args(DrChecker *c, DrExpr **args, int nargs);
 void chk_convert_args(DrChecker *c, DrMethodSym *m, DrExpr **args, int nargs);
+/* Converts the arguments of a call of m to its parameter types; for a
+ * variable arity invocation, first replaces the trailing arguments by
+ * `new T[] {...}` of them (JLS 15.12.4.2). */
+void chk_call_args(DrChecker *c, DrMethodSym *m, DrExpr ***args, int *nargs, DrPos pos);
 DrExpr *chk_new_this(DrChecker *c, DrPos pos);
 const char *chk_arg_types(DrChecker *c, DrExpr **args, int nargs);
 
@@ -248,6 +264,8 @@ DrType *chk_incdec(DrChecker *c, DrExpr *e);
 DrType *chk_binary(DrChecker *c, DrExpr *e);
 DrType *chk_assign(DrChecker *c, DrExpr *e);
 DrType *chk_cond_op(DrChecker *c, DrExpr *e);
+/* The most specific superclass of both (object if either is an interface). */
+DrClassSym *chk_common_superclass(DrClassSym *a, DrClassSym *b, DrClassSym *object);
 DrType *chk_cast(DrChecker *c, DrExpr *e);
 DrType *chk_instanceof(DrChecker *c, DrExpr *e);
 bool chk_check_lvalue(DrChecker *c, DrExpr *t, bool compound);
@@ -296,9 +314,26 @@ bool chk_poly_fits(DrChecker *c, DrExpr *e, DrType *t);
 bool chk_fn_more_specific(DrChecker *c, DrExpr *e, DrType *s, DrType *t);
 
 /* checker_stmt.c */
+bool chk_is_var(const DrTypeRef *t);
 void chk_stmt(DrChecker *c, DrStmt *s);
 void chk_method_body(DrChecker *c, DrMethodSym *m, DrChkTrack *track);
 void chk_init_block(DrChecker *c, DrClassSym *cls, DrMember *mem, int field_limit, DrChkTrack *track);
+
+/* checker_pattern.c */
+void chk_pattern_binding(DrChecker *c, DrExpr *e, DrType *s, DrType *t);
+void chk_push_bindings(DrChecker *c, DrExpr *e, bool when_true);
+bool chk_stmt_abrupt(const DrStmt *s);
+bool chk_stmt_breaks(const DrStmt *s);
+void chk_if_bindings_after(DrChecker *c, DrStmt *s);
+void chk_loop_bindings_after(DrChecker *c, DrStmt *s);
+
+/* checker_switch.c */
+void chk_switch(DrChecker *c, DrStmt *s);
+DrType *chk_switch_expr(DrChecker *c, DrExpr *e);
+void chk_yield(DrChecker *c, DrStmt *s);
+/* A switch expression in assignment context whose own type does not fit
+ * t: its results are converted to t one by one, as javac does. */
+bool chk_switch_poly(DrChecker *c, DrExpr *e, DrType *t);
 
 /* checker_flow.c */
 /* track: blank final fields to follow (NULL: none).  For an initializer

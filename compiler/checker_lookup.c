@@ -96,10 +96,10 @@ static const char *const library_hints[] = {
     "AtomicInteger", "AtomicLong", "ConcurrentHashMap", "Executors", "ExecutorService", "CountDownLatch",
     "ReentrantLock", "Lock", "Semaphore", "StringBuffer", "Class", "CharSequence", "Cloneable",
     "AutoCloseable", "BufferedReader", "InputStreamReader", "IOException", "PrintStream", "Files", "Path",
-    "BigInteger", "BigDecimal", "Void", "Enum", "Record", "Override", "SuppressWarnings", "StringJoiner"};
+    "BigInteger", "BigDecimal", "Void", "Override", "SuppressWarnings", "StringJoiner"};
 
 static void report_unknown_type(DrChecker *c, DrPos pos, const char *name) {
-  static const char *const unsupported[] = {"byte", "short", "float", "var"};
+  static const char *const unsupported[] = {"byte", "short", "float"};
   for (size_t i = 0; i < DR_ARRAY_LEN(unsupported); i++)
     if (strcmp(unsupported[i], name) == 0) {
       chk_error(c, pos, "%s is not supported in DL", name);
@@ -166,6 +166,10 @@ DrType *chk_resolve_tref(DrChecker *c, DrTypeRef *tref) {
   if (tref->resolved) return tref->resolved;
   DrType *t = NULL;
   if (!tref->name) {
+    t = &c->T->t_error;
+  } else if (strcmp(tref->name, "var") == 0) {
+    /* declarations that may use var resolve it themselves (chk_var_type) */
+    chk_error(c, tref->pos, tref->dims ? "'var' is not allowed as an element type of an array" : "'var' is not allowed here");
     t = &c->T->t_error;
   } else {
     t = prim_named(c, tref->name);
@@ -283,25 +287,46 @@ DrMethodSym *chk_find_method_sig(DrChecker *c, DrClassSym *cls, const char *name
   return NULL;
 }
 
-static bool applicable(DrChecker *c, DrMethodSym *m, DrExpr **args, int nargs) {
-  if (m->nparams != nargs) return false;
+/* The type of m's i-th parameter, with a variable arity parameter
+ * expanded (arity true) into as many of its element type as needed. */
+static DrType *param_at(const DrMethodSym *m, int i, bool arity) {
+  if (arity && m->is_varargs && i >= m->nparams - 1) return m->params[m->nparams - 1]->elem;
+  return m->params[i];
+}
+
+/* Applicable by strict or loose invocation (JLS 15.12.2.2-3: the same
+ * without boxing), or (arity) by variable arity invocation (15.12.2.4).
+ * A lambda or method reference fits a parameter by its shape
+ * (chk_poly_fits): its type comes from the method chosen. */
+static bool applicable(DrChecker *c, DrMethodSym *m, DrExpr **args, int nargs, bool arity) {
+  if (arity ? !m->is_varargs || nargs < m->nparams - 1 : m->nparams != nargs) return false;
   for (int i = 0; i < nargs; i++) {
+    DrType *p = param_at(m, i, arity);
     if (args[i] && chk_is_poly(args[i])) {
-      if (!chk_poly_fits(c, args[i], m->params[i])) return false;
-    } else if (!args[i] || !chk_invocation_conv(c, args[i]->type, m->params[i])) {
+      if (!chk_poly_fits(c, args[i], p)) return false;
+    } else if (!args[i] || !chk_invocation_conv(c, args[i]->type, p)) {
       return false;
     }
   }
   return true;
 }
 
-/* m1 is at least as specific as m2 (JLS 15.12.2.5, non-generic). */
-static bool more_specific(DrChecker *c, DrMethodSym *m1, DrMethodSym *m2, DrExpr **args) {
-  for (int i = 0; i < m1->nparams; i++) {
-    if (chk_invocation_conv(c, m1->params[i], m2->params[i])) continue;
-    if (!args || !chk_fn_more_specific(c, args[i], m1->params[i], m2->params[i])) return false;
+/* m1 is at least as specific as m2 (JLS 15.12.2.5, non-generic) for a
+ * call with these nargs arguments (args NULL: none known). */
+static bool more_specific(DrChecker *c, DrMethodSym *m1, DrMethodSym *m2, DrExpr **args, int nargs, bool arity) {
+  int n = arity ? nargs : m1->nparams;
+  if (arity && m1->nparams > n) n = m1->nparams;
+  if (arity && m2->nparams > n) n = m2->nparams;
+  for (int i = 0; i < n; i++) {
+    DrType *p1 = param_at(m1, i, arity), *p2 = param_at(m2, i, arity);
+    if (chk_invocation_conv(c, p1, p2)) continue;
+    if (!args || i >= nargs || !chk_fn_more_specific(c, args[i], p1, p2)) return false;
   }
   return true;
+}
+
+bool chk_needs_packing(DrChecker *c, DrMethodSym *m, DrExpr **args, int nargs) {
+  return m && m->is_varargs && !applicable(c, m, args, nargs, false);
 }
 
 static const char *param_list(DrChecker *c, DrType **ps, int n) {
@@ -319,11 +344,11 @@ const char *chk_arg_types(DrChecker *c, DrExpr **args, int nargs) {
 }
 
 static DrMethodSym *most_specific(DrChecker *c, DrChkMethodList *app, DrPos pos, const char *name, bool report,
-                                  DrExpr **args) {
+                                  DrExpr **args, int nargs, bool arity) {
   for (int i = 0; i < app->count; i++) {
     bool best = true;
     for (int j = 0; j < app->count && best; j++)
-      if (i != j) best = more_specific(c, app->items[i], app->items[j], args);
+      if (i != j) best = more_specific(c, app->items[i], app->items[j], args, nargs, arity);
     if (best) return app->items[i];
   }
   if (report) {
@@ -356,16 +381,21 @@ DrMethodSym *chk_resolve_call(DrChecker *c, DrPos pos, DrClassSym *cls, const ch
   for (int i = 0; i < nargs; i++)
     if (!args[i] || chk_is_err(args[i]->type)) arg_error = true;
   DrChkMethodList app = {NULL, 0, 0}, hidden = {NULL, 0, 0};
-  for (int i = 0; i < all.count; i++) {
-    DrMethodSym *m = all.items[i];
-    if (!applicable(c, m, args, nargs)) continue;
-    if (chk_accessible(c, m->owner, m->mods)) DR_ARENA_PUSH(c->arena, app.items, app.count, app.cap, m);
-    else DR_ARENA_PUSH(c->arena, hidden.items, hidden.count, hidden.cap, m);
+  /* phases 1 and 2 (fixed arity), then phase 3 (variable arity) */
+  bool arity = false;
+  for (int phase = 0; phase < 2 && app.count == 0 && hidden.count == 0; phase++) {
+    arity = phase == 1;
+    for (int i = 0; i < all.count; i++) {
+      DrMethodSym *m = all.items[i];
+      if (!applicable(c, m, args, nargs, arity)) continue;
+      if (chk_accessible(c, m->owner, m->mods)) DR_ARENA_PUSH(c->arena, app.items, app.count, app.cap, m);
+      else DR_ARENA_PUSH(c->arena, hidden.items, hidden.count, hidden.cap, m);
+    }
   }
   if (app.count == 1) return app.items[0];
-  if (app.count > 1) return most_specific(c, &app, pos, ctor ? cls->name : name, !arg_error, args);
+  if (app.count > 1) return most_specific(c, &app, pos, ctor ? cls->name : name, !arg_error, args, nargs, arity);
   if (hidden.count > 0) {
-    DrMethodSym *m = most_specific(c, &hidden, pos, ctor ? cls->name : name, false, args);
+    DrMethodSym *m = most_specific(c, &hidden, pos, ctor ? cls->name : name, false, args, nargs, arity);
     const char *what = (m->mods & DR_MOD_PRIVATE) ? "private" : (m->mods & DR_MOD_PROTECTED) ? "protected" : NULL;
     if (what)
       chk_error(c, pos, "%s has %s access in %s", chk_method_sig(c, m), what, m->owner->source_name);

@@ -143,7 +143,10 @@ static void fold_binary(DrChecker *c, DrExpr *e, DrType *optype) {
 DrType *chk_binary(DrChecker *c, DrExpr *e) {
   if (!e->lhs || !e->rhs) return err(c, e);
   DrType *a = chk_value(c, e->lhs);
+  int saved = c->nscope;
+  if (e->op == DR_BIN_LAND || e->op == DR_BIN_LOR) chk_push_bindings(c, e->lhs, e->op == DR_BIN_LAND);
   DrType *b = chk_value(c, e->rhs);
+  chk_scope_pop(c, saved);
   if (chk_is_err(a) || chk_is_err(b)) return err(c, e);
   int op = e->op;
   DrTypes *T = c->T;
@@ -316,7 +319,7 @@ DrType *chk_assign(DrChecker *c, DrExpr *e) {
 
 /* ---------------------------------------------------------- ?: (15.25) */
 
-static DrClassSym *common_superclass(DrClassSym *a, DrClassSym *b, DrClassSym *object) {
+DrClassSym *chk_common_superclass(DrClassSym *a, DrClassSym *b, DrClassSym *object) {
   if (chk_is_interface(a) || chk_is_interface(b)) return object;
   for (DrClassSym *k = a; k; k = k->super)
     if (chk_subclass(b, k)) return k;
@@ -326,8 +329,13 @@ static DrClassSym *common_superclass(DrClassSym *a, DrClassSym *b, DrClassSym *o
 DrType *chk_cond_op(DrChecker *c, DrExpr *e) {
   chk_condition(c, e->cond);
   if (!e->lhs || !e->rhs) return err(c, e);
+  int saved = c->nscope;
+  chk_push_bindings(c, e->cond, true);
   DrType *a = chk_value(c, e->lhs);
+  chk_scope_pop(c, saved);
+  chk_push_bindings(c, e->cond, false);
   DrType *b = chk_value(c, e->rhs);
+  chk_scope_pop(c, saved);
   if (!e->cond || chk_is_err(e->cond->type) || chk_is_err(a) || chk_is_err(b)) return err(c, e);
   DrType *t = NULL;
   if (a == b) {
@@ -343,7 +351,7 @@ DrType *chk_cond_op(DrChecker *c, DrExpr *e) {
   } else if (chk_is_ref(a) && chk_is_ref(b)) {
     if (chk_subtype(c, a, b)) t = b;
     else if (chk_subtype(c, b, a)) t = a;
-    else if (a->kind == TY_CLASS && b->kind == TY_CLASS) t = common_superclass(a->cls, b->cls, c->c_object)->type;
+    else if (a->kind == TY_CLASS && b->kind == TY_CLASS) t = chk_common_superclass(a->cls, b->cls, c->c_object)->type;
     else t = c->t_object;
   }
   if (!t) {
@@ -387,20 +395,30 @@ DrType *chk_cast(DrChecker *c, DrExpr *e) {
   return t;
 }
 
+/* Whether `s instanceof t` is legal, reporting why not. */
+static bool instanceof_ok(DrChecker *c, DrExpr *e, DrType *s, DrType *t) {
+  if (chk_is_err(t) || chk_is_err(s)) return false;
+  if (!chk_is_ref(t) || t->kind == TY_NULL) {
+    chk_error(c, e->tref.pos, "unexpected type; required: reference, found: %s", chk_type_str(c, t));
+    return false;
+  }
+  if (!chk_is_ref(s)) {
+    chk_error(c, e->target->pos, "unexpected type; required: reference, found: %s", chk_type_str(c, s));
+    return false;
+  }
+  if (!chk_castable(c, s, t)) {
+    chk_error(c, e->pos, "incompatible types: %s cannot be converted to %s", chk_type_str(c, s), chk_type_str(c, t));
+    return false;
+  }
+  return true;
+}
+
 DrType *chk_instanceof(DrChecker *c, DrExpr *e) {
   DrType *t = chk_resolve_tref(c, &e->tref);
   DrType *s = e->target ? chk_value(c, e->target) : &c->T->t_error;
   e->type = &c->T->t_boolean;
-  if (chk_is_err(t) || chk_is_err(s)) return e->type;
-  if (!chk_is_ref(t) || t->kind == TY_NULL) {
-    chk_error(c, e->tref.pos, "unexpected type; required: reference, found: %s", chk_type_str(c, t));
-    return e->type;
-  }
-  if (!chk_is_ref(s)) {
-    chk_error(c, e->target->pos, "unexpected type; required: reference, found: %s", chk_type_str(c, s));
-    return e->type;
-  }
-  if (!chk_castable(c, s, t))
-    chk_error(c, e->pos, "incompatible types: %s cannot be converted to %s", chk_type_str(c, s), chk_type_str(c, t));
+  bool ok = instanceof_ok(c, e, s, t);
+  /* a binding even after an error, so that its uses are no new errors */
+  if (e->name) chk_pattern_binding(c, e, ok ? s : &c->T->t_error, ok ? t : &c->T->t_error);
   return e->type;
 }

@@ -19,7 +19,60 @@ static void check_scoped(DrChecker *c, DrStmt *s) {
   chk_scope_pop(c, saved);
 }
 
+/* `var` as a local's type (JLS 14.4.1): a type name only where no class
+ * can be called var. */
+bool chk_is_var(const DrTypeRef *t) { return t->name && strcmp(t->name, "var") == 0 && t->dims == 0; }
+
+/* Why `var name = init` has no type, or NULL if init's type t is one. */
+static const char *var_no_type(DrExpr *init, DrType *t) {
+  if (!init) return "cannot use 'var' on variable without initializer";
+  if (init->kind == E_ARRAY_INIT) return "array initializer needs an explicit target-type";
+  if (t->kind == TY_NULL) return "variable initializer is 'null'";
+  if (t->kind == TY_VOID) return "variable initializer is 'void'";
+  return NULL;
+}
+
+static void check_var_decl(DrChecker *c, DrStmt *s, DrDeclarator *d) {
+  if (d->extra_dims) chk_error(c, d->pos, "'var' is not allowed as an element type of an array");
+  DrLocalSym *l = chk_declare_local(c, d->name, &c->T->t_error, d->pos, s->is_final, d->init == NULL);
+  d->sym = l;
+  DrType *t = &c->T->t_error;
+  if (d->init && d->init->kind != E_ARRAY_INIT) {
+    chk_local(l)->var_pending = true;
+    t = chk_expr(c, d->init);
+    if (!chk_local(l)->var_pending) return; /* self-reference, reported */
+    chk_local(l)->var_pending = false;
+  }
+  const char *why = var_no_type(d->init, t);
+  if (why) {
+    chk_error(c, d->pos, "cannot infer type for local variable %s (%s)", d->name, why);
+    if (d->init && d->init->kind == E_ARRAY_INIT) chk_init_expr(c, d->init, &c->T->t_error);
+    return;
+  }
+  if (d->extra_dims || chk_is_err(t)) return;
+  l->type = t;
+  if (s->is_final && d->init->is_const && (chk_is_prim(t) || chk_is_string(c, t))) {
+    chk_local(l)->is_const = true;
+    chk_local(l)->cval = d->init->cval;
+  }
+}
+
+/* A branch or loop body with the bindings of cond (when it is true or
+ * false) in scope. */
+static void check_bound(DrChecker *c, DrStmt *s, DrExpr *cond, bool when_true) {
+  if (!s) return;
+  int saved = c->nscope;
+  chk_push_bindings(c, cond, when_true);
+  chk_stmt(c, s);
+  chk_scope_pop(c, saved);
+}
+
 static void check_local_decl(DrChecker *c, DrStmt *s) {
+  if (chk_is_var(&s->tref)) {
+    if (s->ndecls > 1) chk_error(c, s->decls[1].pos, "'var' is not allowed in a compound declaration");
+    for (int i = 0; i < s->ndecls; i++) check_var_decl(c, s, &s->decls[i]);
+    return;
+  }
   DrType *base = chk_resolve_tref(c, &s->tref);
   if (base->kind == TY_VOID) {
     chk_error(c, s->tref.pos, "'void' type not allowed here");
@@ -48,6 +101,7 @@ static void check_return(DrChecker *c, DrStmt *s) {
     chk_error(c, s->pos, "return outside method");
     return;
   }
+  if (c->cur.swx) chk_error(c, s->pos, "attempt to return out of a switch expression");
   DrType *ret = m->is_ctor ? &c->T->t_void : m->ret;
   if (s->expr && chk_is_poly(s->expr) && ret->kind != TY_VOID) {
     chk_poly(c, s->expr, ret);
@@ -64,84 +118,6 @@ static void check_return(DrChecker *c, DrStmt *s) {
   }
 }
 
-/* The switch's labels so far, by value, for the duplicate check: every
- * label that reaches it was converted to the selector's type. */
-typedef struct {
-  DrHashIdx idx;
-  DrExpr **labels;
-  int n, cap;
-} DrChkLabels;
-
-typedef struct {
-  const DrExpr *x;
-  const DrChkLabels *ls;
-} DrChkLabelKey;
-
-static bool same_label(const void *key, int32_t val) {
-  const DrChkLabelKey *k = key;
-  const DrExpr *y = k->ls->labels[val];
-  return y->type == k->x->type && chk_const_equal(y->cval, k->x->cval);
-}
-
-static uint32_t label_hash(const DrConst *v) {
-  if (v->kind == TY_CLASS) return dr_hash_bytes(v->s, sizeof(uint16_t) * (size_t)v->slen);
-  return dr_hash_mix(0, (uint64_t)(uint32_t)v->i);
-}
-
-/* Whether x repeats an earlier label; if not, it is one of them now. */
-static bool repeated_label(DrChecker *c, DrChkLabels *ls, DrExpr *x) {
-  DrChkLabelKey key = {x, ls};
-  uint32_t h = label_hash(&x->cval);
-  if (dr_hidx_find(&ls->idx, h, same_label, &key)) return true;
-  DR_ARENA_PUSH(c->arena, ls->labels, ls->n, ls->cap, x);
-  dr_hidx_add(&ls->idx, h, ls->n - 1);
-  return false;
-}
-
-static void check_switch(DrChecker *c, DrStmt *s) {
-  DrType *t = s->expr ? chk_value(c, s->expr) : &c->T->t_error;
-  bool is_string = chk_is_string(c, t);
-  bool ok = chk_is_err(t) || is_string || t->kind == TY_INT || t->kind == TY_CHAR;
-  if (!ok) {
-    if (t->kind == TY_LONG || t->kind == TY_DOUBLE)
-      chk_error(c, s->expr->pos, "incompatible types: possible lossy conversion from %s to int", chk_type_str(c, t));
-    else
-      chk_error(c, s->expr->pos, "incompatible types: %s cannot be converted to int", chk_type_str(c, t));
-    t = &c->T->t_error;
-  }
-  s->switch_on_string = is_string;
-  bool seen_default = false;
-  DrChkLabels labels;
-  memset(&labels, 0, sizeof labels);
-  int saved = c->nscope;
-  c->cur.break_depth++;
-  for (int i = 0; i < s->ncases; i++) {
-    DrSwitchCase *k = &s->cases[i];
-    if (k->is_default) {
-      if (seen_default) chk_error(c, k->pos, "duplicate default label");
-      seen_default = true;
-    }
-    k->values = dr_arena_alloc(c->arena, sizeof(int32_t) * (size_t)(k->nlabels + 1));
-    for (int j = 0; j < k->nlabels; j++) {
-      DrExpr *x = k->labels[j];
-      if (!x) continue;
-      DrType *lt = chk_value(c, x);
-      if (chk_is_err(lt) || chk_is_err(t)) continue;
-      if (!x->is_const) {
-        chk_error(c, x->pos, "constant expression required");
-        continue;
-      }
-      if (!chk_assign_to(c, x, t)) continue;
-      k->values[j] = is_string ? 0 : x->cval.i;
-      if (repeated_label(c, &labels, x)) chk_error(c, x->pos, "duplicate case label");
-    }
-    check_block_stmts(c, k->body, k->nbody);
-  }
-  dr_hidx_free(&labels.idx);
-  c->cur.break_depth--;
-  chk_scope_pop(c, saved);
-}
-
 static void check_foreach(DrChecker *c, DrStmt *s) {
   DrType *t = s->expr ? chk_value(c, s->expr) : &c->T->t_error;
   DrType *elem = &c->T->t_error;
@@ -153,9 +129,14 @@ static void check_foreach(DrChecker *c, DrStmt *s) {
                 chk_type_str(c, t));
   }
   int saved = c->nscope;
-  DrType *vt = chk_resolve_tref(c, &s->tref);
+  bool is_var = chk_is_var(&s->tref);
+  DrType *vt = is_var ? elem : chk_resolve_tref(c, &s->tref);
   if (s->ndecls >= 1) {
     DrDeclarator *d = &s->decls[0];
+    if (is_var && d->extra_dims) {
+      chk_error(c, d->pos, "'var' is not allowed as an element type of an array");
+      vt = &c->T->t_error;
+    }
     for (int j = 0; j < d->extra_dims; j++) vt = chk_array_of(c, vt);
     s->hidden_array = chk_hidden_local(c, "$array", chk_is_err(t) ? &c->T->t_error : t, s->pos);
     s->hidden_index = chk_hidden_local(c, "$index", &c->T->t_int, s->pos);
@@ -265,7 +246,7 @@ static void check_ctor_call(DrChecker *c, DrStmt *s, DrMethodSym *m) {
   bool found = false;
   s->ctor = chk_resolve_call(c, s->pos, target, target->name, s->args, s->nargs, true, &found);
   if (!s->ctor) return;
-  chk_convert_args(c, s->ctor, s->args, s->nargs);
+  chk_call_args(c, s->ctor, &s->args, &s->nargs, s->pos);
   if (!s->is_super) chk_method(m)->ctor_target = s->ctor;
 }
 
@@ -284,23 +265,27 @@ void chk_stmt(DrChecker *c, DrStmt *s) {
     break;
   case S_IF:
     chk_condition(c, s->expr);
-    check_scoped(c, s->body);
-    check_scoped(c, s->else_body);
+    check_bound(c, s->body, s->expr, true);
+    check_bound(c, s->else_body, s->expr, false);
+    chk_if_bindings_after(c, s);
     break;
   case S_WHILE:
   case S_DO:
     if (s->kind == S_WHILE) chk_condition(c, s->expr);
     c->cur.loop_depth++;
     c->cur.break_depth++;
-    check_scoped(c, s->body);
+    check_bound(c, s->body, s->kind == S_WHILE ? s->expr : NULL, true);
     c->cur.loop_depth--;
     c->cur.break_depth--;
     if (s->kind == S_DO) chk_condition(c, s->expr);
+    chk_loop_bindings_after(c, s);
     break;
   case S_FOR: {
     int saved = c->nscope;
     check_block_stmts(c, s->stmts, s->nstmts);
     if (s->expr) chk_condition(c, s->expr);
+    int in_cond = c->nscope;
+    chk_push_bindings(c, s->expr, true);
     for (int i = 0; i < s->nupdates; i++)
       if (s->updates[i]) chk_expr(c, s->updates[i]);
     c->cur.loop_depth++;
@@ -308,18 +293,23 @@ void chk_stmt(DrChecker *c, DrStmt *s) {
     check_scoped(c, s->body);
     c->cur.loop_depth--;
     c->cur.break_depth--;
+    chk_scope_pop(c, in_cond);
     chk_scope_pop(c, saved);
+    chk_loop_bindings_after(c, s);
     break;
   }
   case S_FOREACH: check_foreach(c, s); break;
   case S_BREAK:
-    if (c->cur.break_depth == 0) chk_error(c, s->pos, "break outside switch or loop");
+    if (c->cur.break_depth == 0)
+      chk_error(c, s->pos, c->cur.swx ? "attempt to break out of a switch expression" : "break outside switch or loop");
     break;
   case S_CONTINUE:
-    if (c->cur.loop_depth == 0) chk_error(c, s->pos, "continue outside of loop");
+    if (c->cur.loop_depth == 0)
+      chk_error(c, s->pos, c->cur.swx ? "attempt to continue out of a switch expression" : "continue outside of loop");
     break;
   case S_RETURN: check_return(c, s); break;
-  case S_SWITCH: check_switch(c, s); break;
+  case S_SWITCH: chk_switch(c, s); break;
+  case S_YIELD: chk_yield(c, s); break;
   case S_SYNC: {
     DrType *t = s->expr ? chk_value(c, s->expr) : &c->T->t_error;
     if (!chk_is_err(t) && !chk_is_ref(t))

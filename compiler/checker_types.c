@@ -265,6 +265,7 @@ bool chk_assign_to(DrChecker *c, DrExpr *e, DrType *t) {
     return true;
   }
   if (chk_is_ref(s) && chk_is_ref(t) && chk_subtype(c, s, t)) return true;
+  if (e->kind == E_SWITCH && e->nargs) return chk_switch_poly(c, e, t);
   if (chk_is_numeric(s) && chk_is_numeric(t))
     chk_error(c, e->pos, "incompatible types: possible lossy conversion from %s to %s", chk_type_str(c, s),
               chk_type_str(c, t));

@@ -24,6 +24,7 @@ static bool writes_reg(const DrExpr *e, int reg) {
   case E_POSTDEC:
     if (e->target && e->target->kind == E_LOCAL && (reg < 0 || e->target->local->reg == reg)) return true;
     break;
+  case E_SWITCH: return true; /* its statements may assign any local */
   default: break;
   }
   if (writes_reg(e->target, reg) || writes_reg(e->lhs, reg) || writes_reg(e->rhs, reg) || writes_reg(e->cond, reg) ||
@@ -840,6 +841,19 @@ void em_cond(Em *E, DrExpr *e, bool jump_if, EmLabel *target) {
   em_jump(E, jump_if ? DR_OP_JNZ : DR_OP_JZ, 1, ops, target);
 }
 
+/* A type pattern's binding gets the tested object when the test (in
+ * register ok) succeeded. */
+static void bind_pattern(Em *E, DrLocalSym *l, int ok, int obj) {
+  EmLabel skip;
+  em_label_init(&skip);
+  uint32_t ops[1] = {(uint32_t)ok};
+  em_jump(E, DR_OP_JZ, 1, ops, &skip);
+  em_mov(E, l->reg, obj);
+  em_var_local(E, l, true);
+  em_bind(E, &skip);
+  em_label_free(&skip);
+}
+
 /* ----------------------------------------------------------------- main */
 
 int em_expr(Em *E, DrExpr *e, int dst) {
@@ -956,6 +970,18 @@ int em_expr(Em *E, DrExpr *e, int dst) {
     em_free(E, o);
     int r = result_reg(E, dst == EM_DISCARD ? EM_ANY : dst, e->type);
     em_op(E, DR_OP_INSTANCEOF, 3, r, o, em_class_rt(E, e->tref.resolved)->id);
+    if (e->local) bind_pattern(E, e->local, r, o);
+    return finish(E, r, dst);
+  }
+  case E_SWITCH: {
+    /* a fresh register: the cases may read the local dst is */
+    int r = em_temp_for(E, e->type);
+    em_switch(E, e->sw, r);
+    if (dst >= 0) {
+      em_mov(E, dst, r);
+      em_free(E, r);
+      return dst;
+    }
     return finish(E, r, dst);
   }
   case E_TYPE:

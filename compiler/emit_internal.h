@@ -31,11 +31,12 @@ typedef struct {
 /* A statement that a break, continue or return may have to leave:
  * loops and switches are targets; try-finally and synchronized have
  * cleanup code to run on the way out. */
-typedef enum { CTX_LOOP, CTX_SWITCH, CTX_FINALLY, CTX_SYNC } EmCtxKind;
+typedef enum { CTX_LOOP, CTX_SWITCH, CTX_SWITCH_EXPR, CTX_FINALLY, CTX_SYNC } EmCtxKind;
 
 typedef struct {
   EmCtxKind kind;
-  EmLabel *brk, *cont;   /* CTX_LOOP / CTX_SWITCH */
+  EmLabel *brk, *cont;   /* CTX_LOOP / CTX_SWITCH; CTX_SWITCH_EXPR: brk is its end */
+  int result_reg;        /* CTX_SWITCH_EXPR: where yield puts the value */
   DrStmt *finally_body;  /* CTX_FINALLY */
   int lock_reg;          /* CTX_SYNC */
   EmGap *gaps;           /* cleanup copies inlined inside the protected range */
@@ -172,5 +173,7 @@ int em_convert(Em *E, int src, const DrType *from, const DrType *to, int dst);
 /* emit_stmt.c */
 void em_stmt(Em *E, DrStmt *s);
 void em_stmts(Em *E, DrStmt **s, int n);
+/* A switch statement, or (result >= 0) a switch expression's value into result. */
+void em_switch(Em *E, DrStmt *s, int result);
 
 #endif

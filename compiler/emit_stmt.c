@@ -193,6 +193,19 @@ static void jump_stmt(Em *E, DrStmt *s) {
   dr_panic(__FILE__, __LINE__, "emitter: %s outside a loop at line %d", is_break ? "break" : "continue", s->pos.line);
 }
 
+/* The value goes to the switch expression's result register, then out
+ * through any finally or synchronized code in between. */
+static void yield_stmt(Em *E, DrStmt *s) {
+  for (int i = E->nctx - 1; i >= 0; i--) {
+    EmCtx *c = &E->ctx[i];
+    if (c->kind != CTX_SWITCH_EXPR) continue;
+    em_expr(E, s->expr, c->result_reg);
+    jump_out(E, i, c->brk, -1);
+    return;
+  }
+  dr_panic(__FILE__, __LINE__, "emitter: yield outside a switch expression at line %d", s->pos.line);
+}
+
 static void return_stmt(Em *E, DrStmt *s) {
   int r = -1;
   bool crosses = false;
@@ -228,7 +241,7 @@ static void add_site(EmLabel *l, int start, int operand) {
   DR_PUSH(l->sites, l->nsites, l->cap, operand);
 }
 
-static void switch_stmt(Em *E, DrStmt *s) {
+void em_switch(Em *E, DrStmt *s, int result) {
   int n = s->ncases;
   EmLabel *labs = dr_xcalloc((size_t)n + 1, sizeof(EmLabel));
   for (int i = 0; i < n; i++) em_label_init(&labs[i]);
@@ -239,6 +252,12 @@ static void switch_stmt(Em *E, DrStmt *s) {
     if (s->cases[i].is_default) def = i;
   EmLabel *deflab = def >= 0 ? &labs[def] : &end;
   int sel = em_expr(E, s->expr, EM_ANY);
+  if (s->switch_ordinal) { /* an enum: switch on its ordinal (NullPointerException for null) */
+    em_line(E, s->expr->pos.line);
+    int o = em_invoke(E, DR_OP_INVOKEVIRTUAL, s->switch_ordinal, EM_ANY, &sel, 1);
+    em_free(E, sel);
+    sel = o;
+  }
   if (s->switch_on_string) {
     int nlabels = 0;
     for (int i = 0; i < n; i++) nlabels += s->cases[i].nlabels;
@@ -279,11 +298,13 @@ static void switch_stmt(Em *E, DrStmt *s) {
     free(cases);
   }
   em_free(E, sel);
-  push_loop(E, CTX_SWITCH, &end, NULL);
+  int ci = push_loop(E, s->is_expr ? CTX_SWITCH_EXPR : CTX_SWITCH, &end, NULL);
+  E->ctx[ci].result_reg = result;
   int scope = em_scope_open(E); /* the switch block is one scope */
   for (int i = 0; i < n; i++) {
     em_bind(E, &labs[i]);
     em_stmts(E, s->cases[i].body, s->cases[i].nbody);
+    if (s->cases[i].arrow) em_jmp(E, &end); /* rules do not fall through */
   }
   em_scope_close(E, scope);
   pop_ctx(E);
@@ -487,7 +508,8 @@ void em_stmt(Em *E, DrStmt *s) {
   case S_BREAK:
   case S_CONTINUE: jump_stmt(E, s); break;
   case S_RETURN: return_stmt(E, s); break;
-  case S_SWITCH: switch_stmt(E, s); break;
+  case S_SWITCH: em_switch(E, s, -1); break;
+  case S_YIELD: yield_stmt(E, s); break;
   case S_SYNC: sync_stmt(E, s); break;
   case S_THROW: {
     int r = em_expr(E, s->expr, EM_ANY);

@@ -516,22 +516,123 @@ static int lex_string_body(DrLexer *lx, uint16_t *out, DrPos start, const unsign
   return n;
 }
 
+/* ---------------------------------------------------------- text blocks */
+
+static bool lex_is_blank_char(unsigned char c) { return c == ' ' || c == '\t' || c == '\f'; }
+
+/* The raw content of a text block, from after the opening delimiter's
+ * line end to its closing delimiter (consumed), line ends normalized to
+ * \n (JLS 3.10.6 step 1).  *len is its length in bytes. */
+static char *lex_text_block_raw(DrLexer *lx, DrToken *t, size_t *len) {
+  size_t cap = 64, n = 0;
+  char *buf = dr_xmalloc(cap);
+  for (;;) {
+    if (lx->p >= lx->end) {
+      lex_error(lx, t->pos, "unclosed text block");
+      break;
+    }
+    if (lex_at(lx, 0) == '"' && lex_at(lx, 1) == '"' && lex_at(lx, 2) == '"') {
+      lex_bump_n(lx, 3);
+      break;
+    }
+    int take = lex_at(lx, 0) == '\\' && lx->p + 1 < lx->end ? 2 : 1; /* \" does not close */
+    for (int i = 0; i < take; i++) {
+      unsigned char c = *lx->p;
+      lex_bump(lx);
+      if (c == '\r') {
+        if (lex_at(lx, 0) == '\n') lex_bump(lx);
+        c = '\n';
+      }
+      if (n + 1 >= cap) buf = dr_xrealloc(buf, cap *= 2);
+      buf[n++] = (char)c;
+    }
+  }
+  buf[n] = 0;
+  *len = n;
+  return buf;
+}
+
+/* The indentation every line shares (JLS 3.10.6 steps 2-3): non-blank
+ * lines count, and so does the last (the closing delimiter's) line. */
+static size_t lex_text_block_indent(const char *raw, size_t len) {
+  size_t min = (size_t)-1;
+  for (size_t i = 0; i <= len;) {
+    size_t e = i, ws = 0;
+    while (e < len && raw[e] != '\n') e++;
+    while (i + ws < e && lex_is_blank_char((unsigned char)raw[i + ws])) ws++;
+    bool last = e >= len;
+    if ((i + ws < e || last) && ws < min) min = ws;
+    i = e + 1;
+  }
+  return min == (size_t)-1 ? 0 : min;
+}
+
+/* Strips the shared indentation and each line's trailing white space
+ * (steps 3-5); a blank last line leaves nothing after the last \n. */
+static char *lex_text_block_strip(const char *raw, size_t len, size_t *out_len) {
+  size_t indent = lex_text_block_indent(raw, len), n = 0;
+  char *out = dr_xmalloc(len + 1);
+  for (size_t i = 0; i <= len;) {
+    size_t e = i;
+    while (e < len && raw[e] != '\n') e++;
+    size_t b = i + indent < e ? i + indent : e, f = e;
+    while (f > b && lex_is_blank_char((unsigned char)raw[f - 1])) f--;
+    memcpy(out + n, raw + b, f - b);
+    n += f - b;
+    if (e < len) out[n++] = '\n';
+    i = e + 1;
+  }
+  out[n] = 0;
+  *out_len = n;
+  return out;
+}
+
+/* A text block (JLS 3.10.6): the opening delimiter must end its line;
+ * the content loses its incidental indentation and trailing blanks, then
+ * its escapes are interpreted (with \<line end> joining lines). */
+static void lex_text_block(DrLexer *lx, DrToken *t) {
+  lex_bump_n(lx, 3);
+  while (lx->p < lx->end && lex_is_blank_char(*lx->p)) lex_bump(lx);
+  if (!lex_at_line_end(lx) || lx->p >= lx->end)
+    lex_error(lx, t->pos, "illegal text block open delimiter sequence, missing line terminator");
+  else if (lex_bump(lx), lex_at(lx, 0) == '\n' && lx->p[-1] == '\r')
+    lex_bump(lx);
+  size_t rlen, slen;
+  char *raw = lex_text_block_raw(lx, t, &rlen);
+  char *text = lex_text_block_strip(raw, rlen, &slen);
+  free(raw);
+  /* the escapes, read by a lexer over the stripped text */
+  DrLexer sub = *lx;
+  sub.p = (const unsigned char *)text;
+  sub.end = sub.p + slen;
+  sub.line = t->pos.line + 1; /* the content starts on the next line */
+  sub.col = 1;
+  uint16_t *s = dr_arena_alloc(lx->arena, sizeof(uint16_t) * (slen + 1));
+  int n = 0;
+  while (sub.p < sub.end) {
+    int32_t c = lex_lit_char(&sub, (const unsigned char *)text);
+    if (c == '\\') {
+      if (lex_at(&sub, 0) == '\n') {
+        lex_bump(&sub);
+        continue;
+      }
+      c = lex_escape(&sub, (const unsigned char *)text);
+      if (c == LEX_EOF) break;
+    }
+    if (c == LEX_EOF) break;
+    n = lex_put_utf16(s, n, c);
+  }
+  lx->nerrors = sub.nerrors;
+  lx->tok_error = sub.tok_error;
+  free(text);
+  t->str = s;
+  t->slen = n;
+}
+
 static void lex_string(DrLexer *lx, DrToken *t) {
   t->kind = T_STRING_LIT;
   if (lex_at(lx, 1) == '"' && lex_at(lx, 2) == '"') {
-    lex_error(lx, t->pos, "text block (\"\"\") is not supported in DL");
-    lex_bump_n(lx, 3);
-    while (lx->p < lx->end) {
-      if (lex_at(lx, 0) == '\\') {
-        lex_bump_n(lx, 2);
-      } else if (lex_at(lx, 0) == '"' && lex_at(lx, 1) == '"' && lex_at(lx, 2) == '"') {
-        lex_bump_n(lx, 3);
-        break;
-      } else {
-        lex_bump(lx);
-      }
-    }
-    t->str = dr_arena_alloc(lx->arena, sizeof(uint16_t));
+    lex_text_block(lx, t);
     return;
   }
   lex_bump(lx);

@@ -116,6 +116,38 @@ const char *parse_ident(DrParser *p, DrPos *pos);
 DrStmt *parse_block(DrParser *p);
 /* An anonymous class's body, at its `{`. */
 DrClassDecl *parse_anon_body(DrParser *p, DrPos pos);
+DrStmt *parse_new_stmt(DrParser *p, DrStmtKind kind, DrPos pos);
+DrStmt *parse_statement(DrParser *p);
+/* Block statements up to `}` (in_switch: or the next case label). */
+void parse_block_stmts(DrParser *p, DrStmt ***out, int *n, bool in_switch);
+DrExpr *parse_paren_expr(DrParser *p);
+/* An expression that may stand as a statement (else "not a statement"). */
+DrExpr *parse_stmt_expr(DrParser *p);
+
+void parse_member(DrParser *p, DrClassDecl *d, int *cap);
+void parse_sync_member(DrParser *p);
+unsigned parse_modifiers(DrParser *p, bool in_class_body);
+void parse_type_list(DrParser *p, DrTypeRef **out, int *n);
+/* Members drvm adds to d (enums, records), parsed from source text. */
+void parse_members_text(DrParser *p, DrClassDecl *d, int *cap, const char *text);
+
+/* parser_enum.c */
+/* At `enum`: the enum class as an ordinary class that extends
+ * java.lang.Enum (JLS 8.9). */
+DrClassDecl *parse_enum(DrParser *p, unsigned mods, DrClassDecl *outer);
+
+/* parser_record.c */
+/* At `record`: the record class as an ordinary final class that extends
+ * java.lang.Record (JLS 8.10). */
+DrClassDecl *parse_record(DrParser *p, unsigned mods, DrClassDecl *outer);
+
+/* parser_switch.c */
+/* After `switch`: the selector and the body, of a statement or (is_expr)
+ * of a switch expression. */
+DrStmt *parse_switch(DrParser *p, DrPos pos, bool is_expr);
+/* Whether the identifier here starts a yield statement (JLS 14.21). */
+bool parse_at_yield(DrParser *p);
+DrStmt *parse_yield(DrParser *p);
 
 /* parser_expr.c */
 DrExpr *parse_new_expr(DrParser *p, DrExprKind kind, DrPos pos);

@@ -209,7 +209,7 @@ static bool parse_can_start_member(DrTokKind k) {
 }
 
 /* After an error in a member declaration: skip to the next member. */
-static void parse_sync_member(DrParser *p) {
+void parse_sync_member(DrParser *p) {
   DrToken *prev = parse_prev(p);
   if (p->pos == 0 || prev->kind == T_SEMI || prev->kind == T_RBRACE) return;
   for (;;) {
@@ -242,9 +242,8 @@ static void parse_sync_top(DrParser *p) {
 /* ------------------------------------------------------- declarations */
 
 static DrClassDecl *parse_type_decl(DrParser *p, unsigned mods, DrClassDecl *outer);
-static DrStmt *parse_statement(DrParser *p);
 
-static DrStmt *parse_new_stmt(DrParser *p, DrStmtKind kind, DrPos pos) {
+DrStmt *parse_new_stmt(DrParser *p, DrStmtKind kind, DrPos pos) {
   DrStmt *s = dr_arena_alloc(p->arena, sizeof *s);
   s->kind = kind;
   s->pos = pos;
@@ -271,7 +270,7 @@ static unsigned parse_modifier_bit(DrTokKind k) {
 
 /* Modifiers and annotations.  `default` counts as one only in class
  * bodies (interface default methods, which the checker rejects). */
-static unsigned parse_modifiers(DrParser *p, bool in_class_body) {
+unsigned parse_modifiers(DrParser *p, bool in_class_body) {
   unsigned mods = 0;
   for (;;) {
     DrToken *t = parse_cur(p);
@@ -307,7 +306,7 @@ static unsigned parse_modifiers(DrParser *p, bool in_class_body) {
   }
 }
 
-static void parse_type_list(DrParser *p, DrTypeRef **out, int *n) {
+void parse_type_list(DrParser *p, DrTypeRef **out, int *n) {
   int cap = 0;
   do {
     DrTypeRef t;
@@ -351,12 +350,13 @@ static void parse_params(DrParser *p, DrParam **out, int *n) {
     if (mods & ~(unsigned)DR_MOD_FINAL) parse_error(p, mpos, "modifier not allowed here");
     pm.is_final = (mods & DR_MOD_FINAL) != 0;
     parse_type(p, &pm.tref, false);
-    if (parse_at(p, T_ELLIPSIS)) {
-      parse_unsupported(p, parse_cur(p)->pos, "varargs is");
-      parse_advance(p);
+    if (parse_accept(p, T_ELLIPSIS)) {
+      pm.is_varargs = true;
       pm.tref.dims++;
     }
     pm.name = parse_ident(p, &pm.pos);
+    if (*n > 0 && (*out)[*n - 1].is_varargs)
+      parse_error(p, (*out)[*n - 1].pos, "varargs parameter must be the last parameter");
     while (parse_at(p, T_LBRACKET) && parse_peek(p, 1)->kind == T_RBRACKET) {
       p->pos += 2;
       pm.tref.dims++;
@@ -386,7 +386,7 @@ static bool parse_at_type_decl(DrParser *p) {
          (parse_is_ident(p, 0, "record") && parse_peek(p, 1)->kind == T_IDENT);
 }
 
-static void parse_member(DrParser *p, DrClassDecl *d, int *cap) {
+void parse_member(DrParser *p, DrClassDecl *d, int *cap) {
   DrMember m;
   memset(&m, 0, sizeof m);
   m.pos = parse_cur(p)->pos;
@@ -481,8 +481,10 @@ static void parse_skip_decl(DrParser *p) {
  * unsupported kinds (reported and skipped). */
 static DrClassDecl *parse_type_decl(DrParser *p, unsigned mods, DrClassDecl *outer) {
   DrToken *kw = parse_cur(p);
-  if (kw->kind == T_ENUM || kw->kind == T_AT || kw->kind == T_IDENT) {
-    parse_unsupported(p, kw->pos, kw->kind == T_ENUM ? "enums are" : kw->kind == T_AT ? "annotations are" : "records are");
+  if (kw->kind == T_ENUM) return parse_enum(p, mods, outer);
+  if (kw->kind == T_IDENT) return parse_record(p, mods, outer);
+  if (kw->kind == T_AT) {
+    parse_unsupported(p, kw->pos, "annotations are");
     parse_skip_decl(p);
     return NULL;
   }
@@ -515,9 +517,29 @@ static DrClassDecl *parse_type_decl(DrParser *p, unsigned mods, DrClassDecl *out
   return d;
 }
 
-/* ------------------------------------------------------------ statements */
+/* Parses members from generated source text into d, every token at
+ * d's line (stack traces of generated methods point at the declaration). */
+void parse_members_text(DrParser *p, DrClassDecl *d, int *cap, const char *text) {
+  DrSource *src = dr_arena_alloc(p->arena, sizeof *src);
+  src->path = p->src->path;
+  src->text = dr_arena_strndup(p->arena, text, strlen(text));
+  src->len = strlen(text);
+  DrLexer lx;
+  dr_lexer_init(&lx, p->arena, p->diags, src);
+  lx.line = d->pos.line;
+  DrParser sub = *p;
+  sub.src = src;
+  sub.pos = 0;
+  sub.toks = dr_lex_all(&lx, &sub.ntoks);
+  while (!parse_at(&sub, T_EOF)) {
+    int start = sub.pos;
+    parse_member(&sub, d, cap);
+    if (sub.pos == start) parse_advance(&sub);
+  }
+  p->nerrors = sub.nerrors + lx.nerrors; /* sub started from p->nerrors */
+}
 
-static void parse_block_stmts(DrParser *p, DrStmt ***out, int *n, bool in_switch);
+/* ------------------------------------------------------------ statements */
 
 DrStmt *parse_block(DrParser *p) {
   DrStmt *s = parse_new_stmt(p, S_BLOCK, parse_cur(p)->pos);
@@ -577,13 +599,14 @@ static DrStmt *parse_block_stmt(DrParser *p) {
     if (parse_at_type_decl(p)) return parse_local_class(p, mods, pos);
     return parse_local_decl(p, (mods & DR_MOD_FINAL) != 0, pos);
   }
+  if (parse_at_yield(p)) return parse_yield(p);
   if (parse_at_type_decl(p) && !(t->kind == T_IDENT && parse_peek(p, 2)->kind != T_LPAREN))
     return parse_local_class(p, 0, pos);
   if (parse_at_local_decl(p)) return parse_local_decl(p, false, pos);
   return parse_statement(p);
 }
 
-static void parse_block_stmts(DrParser *p, DrStmt ***out, int *n, bool in_switch) {
+void parse_block_stmts(DrParser *p, DrStmt ***out, int *n, bool in_switch) {
   int cap = 0;
   for (;;) {
     DrTokKind k = parse_cur(p)->kind;
@@ -597,7 +620,7 @@ static void parse_block_stmts(DrParser *p, DrStmt ***out, int *n, bool in_switch
   }
 }
 
-static DrExpr *parse_paren_expr(DrParser *p) {
+DrExpr *parse_paren_expr(DrParser *p) {
   parse_expect(p, T_LPAREN);
   DrExpr *e = parse_expr(p);
   parse_expect(p, T_RPAREN);
@@ -606,7 +629,7 @@ static DrExpr *parse_paren_expr(DrParser *p) {
 
 /* An expression used as a statement must be one that does something
  * (JLS 14.8). */
-static DrExpr *parse_stmt_expr(DrParser *p) {
+DrExpr *parse_stmt_expr(DrParser *p) {
   int errs = p->nerrors;
   DrExpr *e = parse_expr(p);
   switch (e->kind) {
@@ -683,66 +706,6 @@ static DrStmt *parse_for(DrParser *p, DrPos pos) {
   return s;
 }
 
-/* Skips the rest of a switch body (after an arrow case), through its `}`. */
-static void parse_skip_switch_rest(DrParser *p) {
-  while (!parse_at(p, T_RBRACE) && !parse_at(p, T_EOF)) {
-    if (parse_at(p, T_LBRACE) || parse_at(p, T_LPAREN) || parse_at(p, T_LBRACKET)) parse_skip_group(p);
-    else parse_advance(p);
-  }
-  parse_expect(p, T_RBRACE);
-}
-
-/* `:` after case labels; false after an arrow (reported, switch skipped). */
-static bool parse_case_colon(DrParser *p) {
-  if (parse_at(p, T_ARROW)) {
-    parse_unsupported(p, parse_cur(p)->pos, "switch expressions are");
-    parse_skip_switch_rest(p);
-    return false;
-  }
-  parse_expect(p, T_COLON);
-  return true;
-}
-
-static DrStmt *parse_switch(DrParser *p, DrPos pos) {
-  DrStmt *s = parse_new_stmt(p, S_SWITCH, pos);
-  s->expr = parse_paren_expr(p);
-  if (!parse_expect(p, T_LBRACE)) return s;
-  int cap = 0;
-  while (!parse_at(p, T_RBRACE) && !parse_at(p, T_EOF)) {
-    DrSwitchCase c;
-    memset(&c, 0, sizeof c);
-    c.pos = parse_cur(p)->pos;
-    if (!parse_at(p, T_CASE) && !parse_at(p, T_DEFAULT)) {
-      parse_error(p, c.pos, "case, default, or '}' expected");
-      DrStmt **junk = NULL;
-      int njunk = 0;
-      parse_block_stmts(p, &junk, &njunk, true);
-      continue;
-    }
-    /* consecutive labels share one case: case 1: case 2: body */
-    int lcap = 0;
-    while (parse_at(p, T_CASE) || parse_at(p, T_DEFAULT)) {
-      if (parse_accept(p, T_DEFAULT)) {
-        c.is_default = true;
-      } else {
-        parse_advance(p);
-        bool saved = p->no_lambda;
-        p->no_lambda = true;
-        do {
-          DrExpr *l = parse_expr(p);
-          DR_ARENA_PUSH(p->arena, c.labels, c.nlabels, lcap, l);
-        } while (parse_accept(p, T_COMMA));
-        p->no_lambda = saved;
-      }
-      if (!parse_case_colon(p)) return s;
-    }
-    parse_block_stmts(p, &c.body, &c.nbody, true);
-    DR_ARENA_PUSH(p->arena, s->cases, s->ncases, cap, c);
-  }
-  parse_expect(p, T_RBRACE);
-  return s;
-}
-
 static DrStmt *parse_try(DrParser *p, DrPos pos) {
   DrStmt *s = parse_new_stmt(p, S_TRY, pos);
   bool resources = false;
@@ -812,7 +775,7 @@ static DrStmt *parse_statement_inner(DrParser *p) {
     return parse_for(p, pos);
   case T_SWITCH:
     parse_advance(p);
-    return parse_switch(p, pos);
+    return parse_switch(p, pos, false);
   case T_BREAK:
   case T_CONTINUE:
     parse_advance(p);
@@ -861,6 +824,7 @@ static DrStmt *parse_statement_inner(DrParser *p) {
     parse_expect(p, T_SEMI);
     return s;
   case T_IDENT:
+    if (parse_at_yield(p)) return parse_yield(p);
     if (parse_peek(p, 1)->kind != T_COLON) break;
     parse_unsupported(p, pos, "labels are");
     p->pos += 2;
@@ -896,7 +860,7 @@ static DrStmt *parse_statement_inner(DrParser *p) {
   return s;
 }
 
-static DrStmt *parse_statement(DrParser *p) {
+DrStmt *parse_statement(DrParser *p) {
   DrPos pos = parse_cur(p)->pos;
   if (!parse_enter(p)) return parse_new_stmt(p, S_EMPTY, pos);
   DrStmt *s = parse_statement_inner(p);

@@ -112,7 +112,6 @@ static void parse_type_name(DrParser *p, DrTypeRef *t, bool allow_void) {
   }
   const char *name = tok->text;
   parse_advance(p);
-  if (strcmp(name, "var") == 0 && !parse_at(p, T_DOT)) parse_unsupported(p, tok->pos, "var is");
   for (;;) {
     if (parse_at(p, T_LT)) parse_skip_type_args(p);
     if (parse_at(p, T_DOT) && parse_peek(p, 1)->kind == T_IDENT) {
@@ -418,12 +417,12 @@ static DrExpr *parse_primary(DrParser *p) {
   }
   case T_NEW:
     return parse_creator(p);
-  case T_SWITCH:
-    parse_unsupported(p, pos, "switch expressions are");
+  case T_SWITCH: {
     parse_advance(p);
-    if (parse_at(p, T_LPAREN)) parse_skip_group(p);
-    if (parse_at(p, T_LBRACE)) parse_skip_group(p);
-    return parse_placeholder(p, pos);
+    DrExpr *e = parse_new_expr(p, E_SWITCH, pos);
+    e->sw = parse_switch(p, pos, true);
+    return e;
+  }
   case T_AT:
     parse_unsupported(p, pos, "annotations are");
     parse_advance(p);
@@ -663,10 +662,12 @@ static DrExpr *parse_binary(DrParser *p, int min_prec) {
       e->target = left;
       bool final_pattern = parse_accept(p, T_FINAL);
       parse_type(p, &e->tref, false);
-      if (final_pattern || parse_at(p, T_IDENT)) {
-        parse_unsupported(p, parse_at(p, T_IDENT) ? parse_cur(p)->pos : t->pos, "pattern matching in instanceof is");
-        if (parse_at(p, T_IDENT)) parse_advance(p);
+      if (parse_at(p, T_LPAREN)) { /* Point(int x, int y): a record pattern */
+        parse_unsupported(p, parse_cur(p)->pos, "record patterns are");
+        parse_skip_group(p);
       }
+      e->bind_final = final_pattern;
+      if (final_pattern || parse_at(p, T_IDENT)) e->name = parse_ident(p, &e->bind_pos);
       left = e;
       continue;
     }

@@ -68,6 +68,17 @@ static bool math_round(DrVM *vm, DrValue *args, DrValue *ret) {
   return true;
 }
 
+/* Double.doubleToLongBits: the IEEE bits, every NaN as the canonical one
+ * (records' equals and hashCode compare doubles this way). */
+static bool double_to_long_bits(DrVM *vm, DrValue *args, DrValue *ret) {
+  (void)vm;
+  double d = args[0].d;
+  uint64_t bits = 0x7ff8000000000000u;
+  if (d == d) memcpy(&bits, &d, sizeof bits);
+  ret->j = (int64_t)bits;
+  return true;
+}
+
 static bool math_pow(DrVM *vm, DrValue *args, DrValue *ret) {
   (void)vm;
   ret->d = java_pow(args[0].d, args[1].d);
@@ -188,6 +199,7 @@ static bool character_is_letter(DrVM *vm, DrValue *args, DrValue *ret) {
   X("java.lang.Math", "atan2(double,double)", math_atan2)                     \
   X("java.lang.Math", "exp(double)", math_exp)                                \
   X("java.lang.Math", "log(double)", math_log)                                \
+  X("java.lang.Double", "doubleToLongBits(double)", double_to_long_bits)      \
   X("java.lang.Integer", "parseInt(String)", integer_parse_int)               \
   X("java.lang.Long", "parseLong(String)", long_parse_long)                   \
   X("java.lang.Character", "isDigit(char)", character_is_digit)               \

@@ -121,6 +121,10 @@ static void fz_expr(DrFuzzWalk *w, const DrExpr *e) {
     fz_tref(&e->tref);
     fz_expr(w, e->target);
     break;
+  case E_SWITCH:
+    FZ_REQUIRE(e->sw != NULL && e->sw->kind == S_SWITCH && e->sw->is_expr);
+    fz_stmt(w, e->sw);
+    break;
   default:
     fz_fail("expression kind the parser never builds");
   }
@@ -152,7 +156,7 @@ static void fz_stmt(DrFuzzWalk *w, const DrStmt *s) {
     fz_tref(&s->tref);
     fz_decls(w, s->decls, s->ndecls);
     break;
-  case S_EXPR: case S_THROW:
+  case S_EXPR: case S_THROW: case S_YIELD:
     fz_expr(w, s->expr);
     break;
   case S_IF:
@@ -187,6 +191,7 @@ static void fz_stmt(DrFuzzWalk *w, const DrStmt *s) {
       const DrSwitchCase *c = &s->cases[i];
       if (w->strict) FZ_REQUIRE(c->nlabels > 0 || c->is_default);
       for (int j = 0; j < c->nlabels; j++) fz_expr(w, c->labels[j]);
+      if (c->arrow) FZ_REQUIRE(c->nbody == 1);
       for (int j = 0; j < c->nbody; j++) fz_stmt(w, c->body[j]);
     }
     break;
