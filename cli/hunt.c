@@ -140,8 +140,6 @@ static int parse_options(DrHunt *h, int argc, char **argv) {
       }
     } else if (a[0] == '-' && a[1]) {
       return dr_hunt_usage("hunt", "unknown option '%s'", a);
-    } else if (!c->prog) {
-      c->prog = a;
     } else {
       return dr_hunt_usage("hunt", "unexpected argument '%s' (program arguments go after --)", a);
     }

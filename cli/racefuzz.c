@@ -392,8 +392,7 @@ static int parse_options(RaceFuzz *rf, int argc, char **argv) {
       return -1;
     }
     if (a[0] == '-' && a[1]) return dr_hunt_usage("racefuzz", "unknown option '%s'", a);
-    if (c->prog) return dr_hunt_usage("racefuzz", "unexpected argument '%s' (program arguments go after --)", a);
-    c->prog = a;
+    return dr_hunt_usage("racefuzz", "unexpected argument '%s' (program arguments go after --)", a);
   }
   if (!c->prog) return dr_hunt_usage("racefuzz", "%s", "needs a program file (prog.dl)");
   c->args = argv + i;

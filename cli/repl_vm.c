@@ -88,7 +88,7 @@ static ReplVM *vm_new(const Repl *r, bool diags, char *err, size_t errsize) {
     free(v);
     return NULL;
   }
-  if (!drvm_compile_string(v->vm, r->o.prog, r->text, r->len)) {
+  if (!dr_prog_compile(v->vm, &r->files)) {
     if (diags) drvm_print_diags(v->vm, stderr);
     snprintf(err, errsize, "%s", drvm_diag_count(v->vm) ? "" : drvm_error(v->vm));
     repl_vm_free(v);

@@ -322,13 +322,14 @@ struct DrClassDecl {
   unsigned mods;
   bool is_interface;
   bool from_prelude;  /* declared by drvm's built-in library */
-  const char *package;/* prelude only: "java.lang", "java.util", "drvm" */
+  const char *package;/* "java.lang", "a.b"; NULL: the unnamed package */
   DrTypeRef *extends; /* NULL if none; interfaces: see implements */
   DrTypeRef *implements; /* for an interface: the interfaces it extends */
   int nimplements;
   DrMember *members;  /* in source order (initialization order matters) */
   int nmembers;
   DrClassDecl *outer; /* enclosing class for nested classes */
+  struct DrUnit *unit;/* the compilation unit (file) that declares it */
   DrClassSym *sym;    /* checker */
 };
 
@@ -336,13 +337,35 @@ typedef struct {
   const char *path;   /* as given on the command line; shown in errors */
   const char *text;
   size_t len;
+  const char *file_name; /* shown in stack traces ("Bank.java"); NULL: the VM's source_name */
 } DrSource;
+
+/* An import declaration (JLS 7.5; static imports are rejected). */
+typedef struct {
+  const char *name;   /* "java.util.Random"; on demand: "java.util" */
+  bool on_demand;     /* import name.*; */
+  DrPos pos;
+  DrClassSym *sym;    /* checker: the class imported (single-type), or the
+                         class whose member classes are imported on demand */
+} DrImport;
+
+/* A compilation unit: one source file (JLS 7.3). */
+typedef struct DrUnit {
+  const DrSource *src;
+  const char *package; /* NULL: the unnamed package */
+  DrPos package_pos;
+  DrImport *imports;
+  int nimports;
+  bool prelude;
+} DrUnit;
 
 typedef struct {
   DrClassDecl **classes; /* top-level classes, prelude first, then the user's in order */
   int nclasses;
-  const char *main_class; /* the first top-level class of the user's file */
-  bool imports_random;    /* `import java.util.Random;` or `import java.util.*;` seen */
+  DrUnit **units;        /* the user's files, in the order given */
+  int nunits;
+  const char *main_given;/* --main: the main class's qualified name, or NULL */
+  DrClassDecl *main_decl;/* checker: the class whose main method starts the program */
 } DrProgram;
 
 /* -------------------------------------------------------------- symbols */

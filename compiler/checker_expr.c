@@ -164,6 +164,7 @@ static DrType *check_field_access(DrChecker *c, DrExpr *e) {
   if (q->kind == E_TYPE && !q->type) { /* package */
     DrClassSym *k = chk_qualified_class(c, q->name, name);
     const char *full = dr_arena_printf(c->arena, "%s.%s", q->name, name);
+    if (k && !chk_class_accessible(c, k)) chk_report_class_access(c, e->pos, k);
     if (k) {
       e->kind = E_TYPE;
       e->type = k->type;

@@ -483,7 +483,8 @@ static DrClassDecl *parse_type_decl(DrParser *p, unsigned mods, DrClassDecl *out
   d->mods = mods;
   d->outer = outer;
   d->from_prelude = p->prelude;
-  d->package = p->prelude ? p->package : NULL;
+  d->package = p->prelude ? p->package : p->unit->package;
+  d->unit = p->unit;
   d->name = parse_ident(p, &d->pos);
   if (parse_at(p, T_LT)) parse_skip_type_args(p);
   if (parse_accept(p, T_EXTENDS)) {
@@ -897,6 +898,7 @@ static DrStmt *parse_statement(DrParser *p) {
 
 /* -------------------------------------------------- compilation unit */
 
+/* Imports are resolved by the checker, which knows every file's classes. */
 static void parse_import(DrParser *p) {
   DrPos pos = parse_advance(p)->pos;
   bool is_static = parse_accept(p, T_STATIC);
@@ -905,19 +907,37 @@ static void parse_import(DrParser *p) {
   parse_expect(p, T_SEMI);
   if (is_static) {
     parse_unsupported(p, pos, "static imports are");
-  } else if (strcmp(name, "java.util.Random") == 0 || strcmp(name, "java.util.*") == 0) {
-    p->prog->imports_random = true;
-  } else if (strcmp(name, "<error>") != 0 && !strstr(name, ".<error>")) {
-    parse_error_always(p, npos, "unknown import '%s' (DL only provides java.util.Random)", name);
+    return;
   }
+  if (strcmp(name, "<error>") == 0 || strstr(name, ".<error>")) return;
+  DrImport im = {name, false, npos, NULL};
+  size_t n = strlen(name);
+  if (n > 2 && strcmp(name + n - 2, ".*") == 0) {
+    im.on_demand = true;
+    im.name = dr_arena_strndup(p->arena, name, n - 2);
+  }
+  DR_ARENA_PUSH(p->arena, p->unit->imports, p->unit->nimports, p->imports_cap, im);
 }
 
 static void parse_package(DrParser *p) {
-  DrPos pos = parse_advance(p)->pos;
+  parse_advance(p);
+  DrPos npos = parse_cur(p)->pos;
   const char *name = parse_qualified_name(p, false);
   parse_expect(p, T_SEMI);
-  if (p->prelude) p->package = name;
-  else parse_unsupported(p, pos, "packages are");
+  if (p->prelude) {
+    p->package = name;
+  } else if (strcmp(name, "<error>") != 0 && !strstr(name, ".<error>")) {
+    p->unit->package = name;
+    p->unit->package_pos = npos;
+  }
+}
+
+static void parse_add_unit(DrParser *p) {
+  DrProgram *prog = p->prog;
+  DrUnit **all = dr_arena_alloc(p->arena, sizeof *all * (size_t)(prog->nunits + 1));
+  if (prog->nunits) memcpy(all, prog->units, sizeof *all * (size_t)prog->nunits);
+  all[prog->nunits++] = p->unit;
+  prog->units = all;
 }
 
 bool dr_parse(DrArena *arena, DrDiagList *diags, const DrSource *src, bool prelude, DrProgram *prog) {
@@ -931,23 +951,28 @@ bool dr_parse(DrArena *arena, DrDiagList *diags, const DrSource *src, bool prelu
   p.prog = prog;
   p.prelude = prelude;
   p.toks = dr_lex_all(&lx, &p.ntoks);
+  p.unit = dr_arena_alloc(arena, sizeof *p.unit);
+  p.unit->src = src;
+  p.unit->prelude = prelude;
+  if (!prelude) parse_add_unit(&p);
 
   /* This file's classes are collected here and appended in one go:
    * prog->classes keeps no capacity across calls. */
   DrClassDecl **classes = NULL;
   int n = 0, cap = 0;
-  bool seen_type = false;
+  bool seen_type = false, seen_import = false, seen_package = false;
   while (!parse_at(&p, T_EOF)) {
     int start = p.pos;
     DrTokKind k = parse_cur(&p)->kind;
     if (k == T_SEMI) {
       parse_advance(&p);
     } else if (k == T_PACKAGE) {
-      if (seen_type && !prelude) {
+      if (!prelude && (seen_type || seen_import || seen_package)) {
         parse_error(&p, parse_cur(&p)->pos, "class, interface, enum, or record expected");
         parse_sync_top(&p);
       } else {
         parse_package(&p);
+        seen_package = true;
       }
     } else if (k == T_IMPORT) {
       if (seen_type) {
@@ -955,16 +980,14 @@ bool dr_parse(DrArena *arena, DrDiagList *diags, const DrSource *src, bool prelu
         parse_sync_top(&p);
       } else {
         parse_import(&p);
+        seen_import = true;
       }
     } else if (parse_can_start_type_decl(&p)) {
       unsigned mods = parse_modifiers(&p, false);
       seen_type = true;
       if (parse_at_type_decl(&p)) {
         DrClassDecl *d = parse_type_decl(&p, mods, NULL);
-        if (d) {
-          DR_ARENA_PUSH(arena, classes, n, cap, d);
-          if (!prelude && !prog->main_class && !d->is_interface) prog->main_class = d->name;
-        }
+        if (d) DR_ARENA_PUSH(arena, classes, n, cap, d);
       } else if (!parse_at(&p, T_EOF)) {
         parse_error(&p, parse_cur(&p)->pos, "class, interface, enum, or record expected");
         parse_sync_top(&p);
