@@ -15,7 +15,10 @@
 enum { HELP_COL = 20, HELP_WIDTH = 79 };
 
 static const char *const commands_text =
-    "usage: drvm <command> [options] prog.dl [-- args...]\n"
+    "usage: drvm <command> [options] prog.dl [more.dl...] [-- args...]\n"
+    "\n"
+    "A program is one file, several (.dl or .java), or a directory standing for\n"
+    "every .dl and .java file under it, compiled together as javac would.\n"
     "\n"
     "commands:\n"
     "  run      compile and run a program\n"
@@ -36,12 +39,15 @@ static const char *const commands_text =
     "  help     show help for a command (drvm help run)\n";
 
 static const char *const run_intro =
-    "usage: drvm run [options] prog.dl [args...]\n"
+    "usage: drvm run [options] prog.dl [more.dl...] [args...]\n"
+    "       drvm run [options] DIR [args...]\n"
     "\n"
     "Compiles prog.dl (DL, a subset of Java 17) and runs main(String[] args)\n"
     "of its first class, and every thread it starts, as green threads under a\n"
     "deterministic scheduler: the same program, arguments, options and seed\n"
-    "give the same run.  Arguments after the file (or after --) become args.\n"
+    "give the same run.  A program of several files (.dl or .java; DIR: every\n"
+    "one under it) runs the class --main names, else the one declaring main.\n"
+    "Arguments after the files (or after --) become args.\n"
     "\n"
     "options:\n";
 
