@@ -169,6 +169,12 @@ struct DrExpr {
                          E_PREINC etc.: NULL (the target's own type is used). */
 };
 
+/* An annotation (JLS 9.7): its arguments are skipped, not checked. */
+typedef struct {
+  const char *name;   /* as written: "Override", "java.lang.Deprecated" */
+  DrPos pos;          /* of the '@' */
+} DrAnnotation;
+
 /* ----------------------------------------------------------- statements */
 
 typedef enum {
@@ -238,6 +244,8 @@ struct DrStmt {
   bool is_final;
   DrDeclarator *decls;
   int ndecls;
+  DrAnnotation *annots; /* S_LOCAL */
+  int nannots;
   /* S_SWITCH */
   DrSwitchCase *cases;
   int ncases;
@@ -283,6 +291,9 @@ typedef struct {
   const char *name;
   DrPos pos;
   bool is_final;
+  bool is_varargs;    /* T... name (the last parameter) */
+  DrAnnotation *annots;
+  int nannots;
   DrLocalSym *sym;    /* checker */
 } DrParam;
 
@@ -298,6 +309,8 @@ typedef struct {
   DrMemberKind kind;
   DrPos pos;
   unsigned mods;
+  DrAnnotation *annots;
+  int nannots;
   /* M_FIELD */
   DrTypeRef tref;
   DrDeclarator *decls;
@@ -321,6 +334,9 @@ struct DrClassDecl {
   DrPos pos;
   unsigned mods;
   bool is_interface;
+  bool is_annotation; /* @interface (also is_interface) */
+  DrAnnotation *annots;
+  int nannots;
   bool from_prelude;  /* declared by drvm's built-in library */
   const char *package;/* "java.lang", "a.b"; NULL: the unnamed package */
   DrTypeRef *extends; /* NULL if none; interfaces: see implements */

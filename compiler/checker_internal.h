@@ -178,6 +178,11 @@ bool chk_fold_binary(DrChecker *c, int op, DrType *optype, DrConst a, DrConst b,
 DrConst chk_const_concat(DrChecker *c, DrConst a, DrConst b);
 bool chk_const_equal(DrConst a, DrConst b);
 
+/* checker_annot.c: the annotations of a class, its members and their
+ * parameters; of a local variable declaration. */
+void chk_class_annotations(DrChecker *c, DrClassSym *k);
+void chk_local_annotations(DrChecker *c, const DrStmt *s);
+
 /* checker_units.c */
 const char *chk_qualify(DrChecker *c, const char *pkg, const char *name);
 /* The file of the code being checked (NULL: the prelude's, or none). */

@@ -49,8 +49,8 @@ DrClassSym *chk_find_class(DrChecker *c, const char *name, bool *is_package) {
 /* java.io and drvm are drvm's internals: the prelude sees them, the
  * program does not. */
 bool chk_is_package(DrChecker *c, const char *pkg) {
-  static const char *const user_pkgs[] = {"java", "java.lang", "java.util"};
-  static const char *const all_pkgs[] = {"java", "java.lang", "java.util", "java.io", "drvm"};
+  static const char *const user_pkgs[] = {"java", "java.lang", "java.util", "java.lang.annotation"};
+  static const char *const all_pkgs[] = {"java", "java.lang", "java.util", "java.lang.annotation", "java.io", "drvm"};
   int n = c->cur.prelude ? (int)DR_ARRAY_LEN(all_pkgs) : (int)DR_ARRAY_LEN(user_pkgs);
   const char *const *list = c->cur.prelude ? all_pkgs : user_pkgs;
   for (int i = 0; i < n; i++)
@@ -67,9 +67,11 @@ DrClassSym *chk_qualified_class(DrChecker *c, const char *pkg, const char *name)
   }
   DrClassSym *k = chk_name_get(c, NULL, CHK_NS_PRELUDE_TYPE, name);
   if (!k || !k->decl || !k->decl->package || strcmp(k->decl->package, pkg) != 0) return NULL;
-  /* a qualified name reaches java.lang and java.util; java.io and drvm
-   * are drvm's internals */
-  if (c->cur.prelude || strcmp(pkg, "java.lang") == 0 || strcmp(pkg, "java.util") == 0) return k;
+  /* a qualified name reaches java.lang, java.util and java.lang.annotation;
+   * java.io and drvm are drvm's internals */
+  if (c->cur.prelude || strcmp(pkg, "java.lang") == 0 || strcmp(pkg, "java.util") == 0 ||
+      strcmp(pkg, "java.lang.annotation") == 0)
+    return k;
   return NULL;
 }
 

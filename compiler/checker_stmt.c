@@ -276,7 +276,10 @@ void chk_stmt(DrChecker *c, DrStmt *s) {
     chk_scope_pop(c, saved);
     break;
   }
-  case S_LOCAL: check_local_decl(c, s); break;
+  case S_LOCAL:
+    chk_local_annotations(c, s);
+    check_local_decl(c, s);
+    break;
   case S_EXPR:
     if (s->expr) chk_expr(c, s->expr);
     break;

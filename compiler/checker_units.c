@@ -14,7 +14,7 @@
 static const char *const jdk_packages[] = {
     "java.io", "java.math", "java.net", "java.nio", "java.nio.file", "java.text", "java.time",
     "java.util.concurrent", "java.util.concurrent.atomic", "java.util.concurrent.locks", "java.util.function",
-    "java.util.regex", "java.util.stream", "java.lang.reflect", "java.lang.annotation", "java.awt", "javax.swing"};
+    "java.util.regex", "java.util.stream", "java.lang.reflect", "java.awt", "javax.swing"};
 
 const char *chk_qualify(DrChecker *c, const char *pkg, const char *name) {
   return pkg ? dr_arena_printf(c->arena, "%s.%s", pkg, name) : name;

@@ -269,10 +269,35 @@ static unsigned parse_modifier_bit(DrTokKind k) {
   }
 }
 
+/* @Name or @Name(...): the checker resolves the name; the arguments
+ * (element values) are skipped. */
+static void parse_annotation(DrParser *p) {
+  DrAnnotation a;
+  a.pos = parse_advance(p)->pos;
+  DrPos pos;
+  a.name = parse_ident(p, &pos);
+  while (parse_at(p, T_DOT) && parse_peek(p, 1)->kind == T_IDENT) {
+    a.name = dr_arena_printf(p->arena, "%s.%s", a.name, parse_peek(p, 1)->text);
+    p->pos += 2;
+  }
+  if (parse_at(p, T_LPAREN)) parse_skip_group(p);
+  DR_ARENA_PUSH(p->arena, p->annots, p->nannots, p->annots_cap, a);
+}
+
+/* The annotations parsed since the last call, for the declaration they
+ * belong to. */
+static void parse_take_annots(DrParser *p, DrAnnotation **out, int *n) {
+  *out = p->annots;
+  *n = p->nannots;
+  p->annots = NULL;
+  p->nannots = p->annots_cap = 0;
+}
+
 /* Modifiers and annotations.  `default` counts as one only in class
  * bodies (interface default methods, which the checker rejects). */
 static unsigned parse_modifiers(DrParser *p, bool in_class_body) {
   unsigned mods = 0;
+  parse_take_annots(p, &(DrAnnotation *){NULL}, &(int){0}); /* none left over from a broken declaration */
   for (;;) {
     DrToken *t = parse_cur(p);
     unsigned m = parse_modifier_bit(t->kind);
@@ -280,12 +305,7 @@ static unsigned parse_modifiers(DrParser *p, bool in_class_body) {
     if (t->kind == T_DEFAULT && in_class_body) m = DR_MOD_DEFAULT;
     if (t->kind == T_AT) {
       if (parse_peek(p, 1)->kind == T_INTERFACE) return mods; /* @interface: a declaration */
-      parse_unsupported(p, t->pos, "annotations are");
-      parse_advance(p);
-      DrPos pos;
-      (void)parse_ident(p, &pos);
-      while (parse_at(p, T_DOT) && parse_peek(p, 1)->kind == T_IDENT) p->pos += 2;
-      if (parse_at(p, T_LPAREN)) parse_skip_group(p);
+      parse_annotation(p);
       continue;
     }
     if (t->kind == T_IDENT && (strcmp(t->text, "sealed") == 0 || strcmp(t->text, "non") == 0)) {
@@ -348,6 +368,7 @@ static void parse_params(DrParser *p, DrParam **out, int *n) {
     memset(&pm, 0, sizeof pm);
     DrPos mpos = parse_cur(p)->pos;
     unsigned mods = parse_modifiers(p, false);
+    parse_take_annots(p, &pm.annots, &pm.nannots);
     if (mods & ~(unsigned)DR_MOD_FINAL) parse_error(p, mpos, "modifier not allowed here");
     pm.is_final = (mods & DR_MOD_FINAL) != 0;
     parse_type(p, &pm.tref, false);
@@ -355,6 +376,7 @@ static void parse_params(DrParser *p, DrParam **out, int *n) {
       parse_unsupported(p, parse_cur(p)->pos, "varargs is");
       parse_advance(p);
       pm.tref.dims++;
+      pm.is_varargs = true;
     }
     pm.name = parse_ident(p, &pm.pos);
     while (parse_at(p, T_LBRACKET) && parse_peek(p, 1)->kind == T_RBRACKET) {
@@ -376,6 +398,15 @@ static void parse_method_rest(DrParser *p, DrMember *m) {
     m->ret.dims++;
   }
   if (parse_accept(p, T_THROWS)) parse_type_list(p, &m->throws, &m->nthrows);
+  if (parse_at(p, T_DEFAULT) && m->kind == M_METHOD) {
+    /* an annotation element's default value (JLS 9.6.2), skipped as
+     * annotations' arguments are */
+    parse_advance(p);
+    while (!parse_at(p, T_SEMI) && !parse_at(p, T_EOF) && !parse_at(p, T_RBRACE)) {
+      if (parse_at(p, T_LPAREN) || parse_at(p, T_LBRACE)) parse_skip_group(p);
+      else parse_advance(p);
+    }
+  }
   if (parse_at(p, T_LBRACE)) m->body = parse_block(p);
   else if (!parse_accept(p, T_SEMI)) parse_error_expected(p, "'{' or ';'");
 }
@@ -391,6 +422,7 @@ static void parse_member(DrParser *p, DrClassDecl *d, int *cap) {
   memset(&m, 0, sizeof m);
   m.pos = parse_cur(p)->pos;
   m.mods = parse_modifiers(p, true);
+  if (!parse_at_type_decl(p)) parse_take_annots(p, &m.annots, &m.nannots); /* else the class's */
 
   if (parse_at(p, T_LBRACE)) {
     m.kind = M_INIT;
@@ -472,13 +504,20 @@ static void parse_skip_decl(DrParser *p) {
  * unsupported kinds (reported and skipped). */
 static DrClassDecl *parse_type_decl(DrParser *p, unsigned mods, DrClassDecl *outer) {
   DrToken *kw = parse_cur(p);
-  if (kw->kind == T_ENUM || kw->kind == T_AT || kw->kind == T_IDENT) {
-    parse_unsupported(p, kw->pos, kw->kind == T_ENUM ? "enums are" : kw->kind == T_AT ? "annotations are" : "records are");
+  if (kw->kind == T_ENUM || kw->kind == T_IDENT) {
+    parse_take_annots(p, &(DrAnnotation *){NULL}, &(int){0});
+    parse_unsupported(p, kw->pos, kw->kind == T_ENUM ? "enums are" : "records are");
     parse_skip_decl(p);
     return NULL;
   }
-  parse_advance(p);
   DrClassDecl *d = dr_arena_alloc(p->arena, sizeof *d);
+  parse_take_annots(p, &d->annots, &d->nannots);
+  if (kw->kind == T_AT) { /* @interface */
+    parse_advance(p);
+    d->is_annotation = true;
+    kw = parse_cur(p);
+  }
+  parse_advance(p);
   d->is_interface = kw->kind == T_INTERFACE;
   d->mods = mods;
   d->outer = outer;
@@ -567,7 +606,13 @@ static DrStmt *parse_block_stmt(DrParser *p) {
   if (mods_first) {
     unsigned mods = parse_local_modifiers(p);
     if (parse_at_type_decl(p)) return parse_local_class(p, mods, pos);
-    return parse_local_decl(p, (mods & DR_MOD_FINAL) != 0, pos);
+    DrAnnotation *annots;
+    int nannots;
+    parse_take_annots(p, &annots, &nannots);
+    DrStmt *s = parse_local_decl(p, (mods & DR_MOD_FINAL) != 0, pos);
+    s->annots = annots;
+    s->nannots = nannots;
+    return s;
   }
   if (parse_at_type_decl(p) && !(t->kind == T_IDENT && parse_peek(p, 2)->kind != T_LPAREN))
     return parse_local_class(p, 0, pos);

@@ -376,9 +376,11 @@ static DrExpr *parse_primary(DrParser *p) {
     if (parse_at(p, T_LPAREN)) parse_skip_group(p);
     if (parse_at(p, T_LBRACE)) parse_skip_group(p);
     return parse_placeholder(p, pos);
-  case T_AT:
-    parse_unsupported(p, pos, "annotations are");
+  case T_AT: /* an annotation where an expression belongs: skipped whole */
+    parse_error(p, pos, "illegal start of expression");
     parse_advance(p);
+    while (parse_at(p, T_IDENT) || parse_at(p, T_DOT)) parse_advance(p);
+    if (parse_at(p, T_LPAREN)) parse_skip_group(p);
     return parse_placeholder(p, pos);
   default:
     if (parse_is_primtype(t->kind)) return parse_primtype_in_expr(p);
