@@ -102,6 +102,7 @@ typedef enum {
   E_COND,        /* cond ? lhs : rhs */
   E_CAST,        /* (type) target */
   E_INSTANCEOF,  /* target instanceof type */
+  E_CLASS_LIT,   /* tref.class: the class's Class object (its lock) */
   /* produced by the checker */
   E_LOCAL,       /* local: a local variable or parameter */
   E_FIELD,       /* target.field (target may be an implicit E_THIS) */
@@ -143,7 +144,8 @@ struct DrExpr {
   DrExpr *cond;       /* E_COND */
   DrExpr **args;      /* E_CALL, E_NEW args; E_ARRAY_INIT elements; E_NEW_ARRAY dimension exprs */
   int nargs;
-  DrTypeRef tref;     /* E_NEW, E_NEW_ARRAY (element type name, dims = total dims), E_CAST, E_INSTANCEOF */
+  DrTypeRef tref;     /* E_NEW, E_NEW_ARRAY (element type name, dims = total dims), E_CAST, E_INSTANCEOF,
+                         E_CLASS_LIT */
   DrExpr *init;       /* E_NEW_ARRAY: the {…} of new T[]{…}, else NULL */
   bool is_super;      /* E_CALL: super.name(...) */
 

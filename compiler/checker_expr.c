@@ -480,6 +480,21 @@ static DrType *check_this(DrChecker *c, DrExpr *e) {
   return e->type;
 }
 
+/* C.class, C[].class (JLS 15.8.2): the class's Class object, which
+ * drvm has for classes and arrays, not for primitive types. */
+static DrType *check_class_lit(DrChecker *c, DrExpr *e) {
+  DrType *t = chk_resolve_tref(c, &e->tref);
+  if (chk_is_err(t)) return err(c, e);
+  if (chk_is_prim(t) || t->kind == TY_VOID) {
+    chk_error(c, e->pos, "class literals of primitive types (%s.class) are not supported in DL", chk_type_str(c, t));
+    return err(c, e);
+  }
+  DrClassSym *k = chk_name_get(c, NULL, CHK_NS_PRELUDE_TYPE, "Class");
+  if (!k) return err(c, e);
+  e->type = k->type;
+  return e->type;
+}
+
 /* Checks e where a type or package name is also acceptable (a qualifier). */
 DrType *chk_expr_q(DrChecker *c, DrExpr *e) {
   if (!e) return &c->T->t_error;
@@ -514,6 +529,7 @@ DrType *chk_expr_q(DrChecker *c, DrExpr *e) {
   case E_COND: return chk_cond_op(c, e);
   case E_CAST: return chk_cast(c, e);
   case E_INSTANCEOF: return chk_instanceof(c, e);
+  case E_CLASS_LIT: return check_class_lit(c, e);
   case E_LOCAL:
   case E_FIELD:
   case E_STATIC_FIELD:
