@@ -199,6 +199,7 @@ typedef enum {
   S_CTOR_CALL,  /* this(args); or super(args); as a constructor's first statement */
   S_EMPTY,
   S_CLASS,      /* a local class declaration: always an error in DL */
+  S_LABELED,    /* label: body (JLS 14.7) */
 } DrStmtKind;
 
 typedef struct {
@@ -265,6 +266,9 @@ struct DrStmt {
                          no-argument one) */
   /* S_CLASS */
   DrClassDecl *class_decl;
+  /* S_LABELED: its label; S_BREAK / S_CONTINUE: the label named, or NULL */
+  const char *label;
+  DrStmt *target;     /* checker: a labeled break's or continue's S_LABELED */
   /* checker: S_FOREACH hidden locals (array copy, index) */
   DrLocalSym *hidden_array, *hidden_index;
   DrPos end_pos;      /* S_BLOCK: its closing brace (parser; the checker

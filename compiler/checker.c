@@ -186,6 +186,7 @@ void chk_resolve_supers(DrChecker *c, DrClassSym *k) {
   c->cur.prelude = (k->flags & DR_CLS_SYM_PRELUDE) != 0;
   c->cur.unit = chk_top(k)->decl->unit;
   c->cur.scope_base = c->nscope;
+  c->cur.label_base = c->nlabels;
   DrClassDecl *d = k->decl;
   if (d->extends && !d->is_interface) {
     DrType *t = chk_resolve_tref(c, d->extends);
@@ -435,6 +436,7 @@ static void declare_members(DrChecker *c, DrClassSym *k) {
   c->cur.cls = k;
   c->cur.prelude = (k->flags & DR_CLS_SYM_PRELUDE) != 0;
   c->cur.scope_base = c->nscope;
+  c->cur.label_base = c->nlabels;
   int fcap = 0, mcap = 0;
   bool has_ctor = false;
   for (int i = 0; i < d->nmembers; i++) {
@@ -617,6 +619,7 @@ static void check_class_rules(DrChecker *c, DrClassSym *k) {
   c->cur.cls = k;
   c->cur.prelude = (k->flags & DR_CLS_SYM_PRELUDE) != 0;
   c->cur.scope_base = c->nscope;
+  c->cur.label_base = c->nlabels;
   check_overriding(c, k);
   if (!(k->flags & DR_CLS_SYM_ABSTRACT)) {
     DrMethodSym *a = NULL;
@@ -644,6 +647,7 @@ void chk_field_initializer(DrChecker *c, DrFieldSym *f) {
     c->cur.in_init = true;
     c->cur.field_limit = cf->index;
     c->cur.scope_base = c->nscope;
+    c->cur.label_base = c->nlabels;
     c->cur.prelude = (k->flags & DR_CLS_SYM_PRELUDE) != 0;
     chk_init_expr(c, d->init, f->type);
     if ((f->mods & DR_MOD_FINAL) && d->init->is_const && (chk_is_prim(f->type) || chk_is_string(c, f->type))) {

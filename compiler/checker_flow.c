@@ -24,6 +24,8 @@ typedef struct {
 
 typedef struct DrFlowTarget {
   bool is_loop;
+  bool is_label;         /* a labeled statement: only `break L` reaches it */
+  const DrStmt *stmt;    /* the loop, switch or labeled statement */
   DrFlowState brk, cont; /* joined states of the breaks / continues to it */
   struct DrFlowTarget *outer;
 } DrFlowTarget;
@@ -361,6 +363,7 @@ static void loop_pass(DrFlow *f, DrStmt *s, DrLoopKind kind, DrFlowState *after,
   DrFlowTarget tg;
   memset(&tg, 0, sizeof tg);
   tg.is_loop = true;
+  tg.stmt = s;
   tg.brk = st_dead(f);
   tg.cont = st_dead(f);
   tg.outer = f->targets;
@@ -504,10 +507,30 @@ static void fs_try(DrFlow *f, DrStmt *s) {
   f->any = saved_any;
 }
 
-static DrFlowTarget *innermost(DrFlow *f, bool loop) {
-  for (DrFlowTarget *t = f->targets; t; t = t->outer)
-    if (!loop || t->is_loop) return t;
+/* What a break or continue goes to: with a label, the labeled statement
+ * (break) or the loop it labels (continue); without, the innermost loop
+ * (or, for break, switch). */
+static DrFlowTarget *jump_target(DrFlow *f, const DrStmt *s) {
+  bool loop = s->kind == S_CONTINUE;
+  const DrStmt *want = !s->target ? NULL : loop ? s->target->body : s->target;
+  for (DrFlowTarget *t = f->targets; t; t = t->outer) {
+    if (want ? t->stmt == want : !t->is_label && (!loop || t->is_loop)) return t;
+  }
   return NULL;
+}
+
+/* L: body: a break L goes to its end. */
+static void fs_labeled(DrFlow *f, DrStmt *s) {
+  DrFlowTarget tg;
+  memset(&tg, 0, sizeof tg);
+  tg.is_label = true;
+  tg.stmt = s;
+  tg.brk = st_dead(f);
+  tg.outer = f->targets;
+  f->targets = &tg;
+  fs(f, s->body);
+  f->targets = tg.outer;
+  st_join(f, &f->s, &tg.brk);
 }
 
 static void fs_stmt(DrFlow *f, DrStmt *s);
@@ -563,15 +586,11 @@ static void fs_stmt(DrFlow *f, DrStmt *s) {
     fx(f, s->expr);
     fs_loop(f, s, LOOP_FOREACH);
     break;
-  case S_BREAK: {
-    DrFlowTarget *t = innermost(f, false);
-    if (t) jump_to(f, &t->brk);
-    else st_vacuous(f, &f->s, false);
-    break;
-  }
+  case S_LABELED: fs_labeled(f, s); break;
+  case S_BREAK:
   case S_CONTINUE: {
-    DrFlowTarget *t = innermost(f, true);
-    if (t) jump_to(f, &t->cont);
+    DrFlowTarget *t = jump_target(f, s);
+    if (t) jump_to(f, s->kind == S_BREAK ? &t->brk : &t->cont);
     else st_vacuous(f, &f->s, false);
     break;
   }

@@ -79,6 +79,7 @@ typedef struct {
   int field_limit;       /* initializer code: fields of cls at index >= this
                             are forward references (-1: no check) */
   int scope_base;        /* first visible entry of the scope stack */
+  int label_base;        /* first visible entry of the label stack */
   int loop_depth;        /* enclosing loops (continue) */
   int break_depth;       /* enclosing loops and switches (break) */
   bool prelude;          /* drvm's library: sees every prelude class */
@@ -118,6 +119,8 @@ typedef struct DrChecker {
   int *scope_prev;       /* per scope entry: the entry of the same name it shadows, or -1 */
   int scope_prev_cap;
   DrHashIdx scope_idx;   /* a name -> its innermost scope entry */
+  DrStmt **labels;       /* the labeled statements around the code being checked */
+  int nlabels, labels_cap;
   DrChkName *names;      /* what each class's names name (checker_index.c) */
   int nnames, names_cap;
   DrHashIdx name_idx;    /* (owner, namespace, name) -> entry of names */

@@ -31,11 +31,12 @@ typedef struct {
 /* A statement that a break, continue or return may have to leave:
  * loops and switches are targets; try-finally and synchronized have
  * cleanup code to run on the way out. */
-typedef enum { CTX_LOOP, CTX_SWITCH, CTX_FINALLY, CTX_SYNC } EmCtxKind;
+typedef enum { CTX_LOOP, CTX_SWITCH, CTX_LABEL, CTX_FINALLY, CTX_SYNC } EmCtxKind;
 
 typedef struct {
   EmCtxKind kind;
-  EmLabel *brk, *cont;   /* CTX_LOOP / CTX_SWITCH */
+  const DrStmt *stmt;    /* CTX_LOOP / CTX_SWITCH / CTX_LABEL: the statement */
+  EmLabel *brk, *cont;   /* CTX_LOOP / CTX_SWITCH (brk), CTX_LABEL (brk) */
   DrStmt *finally_body;  /* CTX_FINALLY */
   int lock_reg;          /* CTX_SYNC */
   EmGap *gaps;           /* cleanup copies inlined inside the protected range */

@@ -854,10 +854,7 @@ static DrStmt *parse_statement_inner(DrParser *p) {
   case T_CONTINUE:
     parse_advance(p);
     s = parse_new_stmt(p, t->kind == T_BREAK ? S_BREAK : S_CONTINUE, pos);
-    if (parse_at(p, T_IDENT)) {
-      parse_unsupported(p, parse_cur(p)->pos, "labels are");
-      parse_advance(p);
-    }
+    if (parse_at(p, T_IDENT)) s->label = parse_advance(p)->text;
     parse_expect(p, T_SEMI);
     return s;
   case T_RETURN:
@@ -899,9 +896,11 @@ static DrStmt *parse_statement_inner(DrParser *p) {
     return s;
   case T_IDENT:
     if (parse_peek(p, 1)->kind != T_COLON) break;
-    parse_unsupported(p, pos, "labels are");
+    s = parse_new_stmt(p, S_LABELED, pos);
+    s->label = t->text;
     p->pos += 2;
-    return parse_statement(p);
+    s->body = parse_statement(p);
+    return s;
   case T_ELSE:
     parse_error(p, pos, "'else' without 'if'");
     parse_advance(p);

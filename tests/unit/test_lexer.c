@@ -539,8 +539,7 @@ static void test_parser_errors(DrCheck *c) {
   CHECK(c, parse_error_is("enum E { X, Y }\nclass A { }", 1, 1, "enums are not supported in DL"));
   CHECK(c, parse_error_is("record P(int x) { }\nclass A { }", 1, 1, "records are not supported in DL"));
   CHECK(c, parse_error_is("class A { Object o = new Object() { }; }", 1, 22, "anonymous classes are not supported in DL"));
-  CHECK(c, parse_error_is("class A { void f() { outer: for (;;) break; } }", 1, 22, "labels are not supported in DL"));
-  CHECK(c, parse_error_is("class A { void f() { for (;;) continue outer; } }", 1, 40, "labels are not supported in DL"));
+  CHECK(c, parse_error_is("class A { void f() { outer: for (;;) break outer } }", 1, 49, "';' expected"));
   CHECK(c, parse_error_is("class A { int[] b = new int[2][][0]; }", 1, 34, "']' expected"));
   CHECK(c, parse_error_is("class A { int f(int k) { return switch (k) { default -> 1; }; } }", 1, 33, "switch expressions are not supported in DL"));
   CHECK(c, parse_error_is("class A { void f(int k) { switch (k) { case 1 -> g(); default -> { } } } }", 1, 47, "switch expressions are not supported in DL"));
