@@ -119,7 +119,7 @@ static const char *const disasm_text =
     "(R = holds a reference, p = primitive) and exception handlers.\n";
 
 static const char *const hunt_text =
-    "usage: drvm hunt prog.dl [options] [-- args...]\n"
+    "usage: drvm hunt prog.dl [more.dl ...] | DIR [options] [-- args...]\n"
     "\n"
     "Runs `drvm run` on prog.dl N times with each technique, FastTrack (ft)\n"
     "watching every run, and compares the races they find as the DrFinder\n"
@@ -148,6 +148,7 @@ static const char *const hunt_text =
     "                    $TMPDIR/drvm-hunt-<prog>-<seed>)\n"
     "  --json FILE       also write the results as JSON\n"
     "  --max-steps N     passed to every run (a run that reaches it is failed)\n"
+    "  --main CLASS      passed to every run: the class whose main starts it\n"
     "  --timeline FILE   draw each distinct race's first witness: FILE.html,\n"
     "                    FILE.svg (as FILE-race-1.html...) or text\n"
     "  -h, --help        show this help\n"
@@ -156,7 +157,7 @@ static const char *const hunt_text =
     "or unreadable results, 3 when the program does not compile.\n";
 
 static const char *const racefuzz_text =
-    "usage: drvm racefuzz prog.dl [options] [-- args...]\n"
+    "usage: drvm racefuzz prog.dl [more.dl ...] | DIR [options] [-- args...]\n"
     "\n"
     "RaceFuzzer (Sen, PLDI'08) on prog.dl.  Phase 1 runs the hybrid detector\n"
     "(locksets + happens-before, --sched random) three times and merges the\n"
@@ -175,6 +176,7 @@ static const char *const racefuzz_text =
     "                    $TMPDIR/drvm-racefuzz-<prog>-<seed>)\n"
     "  --json FILE       also write the results as JSON\n"
     "  --max-steps N     passed to every run (a run that reaches it is failed)\n"
+    "  --main CLASS      passed to every run: the class whose main starts it\n"
     "  -h, --help        show this help\n"
     "\n"
     "exit status: 0 when it ran (races found or not), 2 on a usage error or\n"
