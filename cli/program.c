@@ -1,4 +1,5 @@
 /* The program's files (program.h). */
+#define _DEFAULT_SOURCE /* realpath */
 #include "program.h"
 
 #include "../vm/buf.h"
@@ -49,6 +50,26 @@ static bool add_dir(const char *dir, const char *who, DrArgv *out, int depth) {
   return ok;
 }
 
+/* Drops the files given twice (a file, and its directory too): one file,
+ * as javac takes it. */
+static void drop_repeats(DrArgv *paths) {
+  DrArgv seen = {0}, kept = {0};
+  for (int i = 0; i < paths->n; i++) {
+    char *real = realpath(paths->v[i], NULL);
+    const char *key = real ? real : paths->v[i];
+    bool again = false;
+    for (int j = 0; j < seen.n && !again; j++) again = !strcmp(seen.v[j], key);
+    if (!again) {
+      dr_argv_add(&seen, key);
+      dr_argv_add(&kept, paths->v[i]);
+    }
+    free(real);
+  }
+  dr_argv_free(&seen);
+  dr_argv_free(paths);
+  *paths = kept;
+}
+
 bool dr_prog_read(const DrRunOpts *o, const char *who, DrProgFiles *p) {
   memset(p, 0, sizeof *p);
   for (int i = 0; i < o->progs.n; i++) {
@@ -65,6 +86,7 @@ bool dr_prog_read(const DrRunOpts *o, const char *who, DrProgFiles *p) {
       dr_argv_add(&p->paths, path);
     }
   }
+  drop_repeats(&p->paths);
   p->texts = calloc((size_t)p->paths.n, sizeof *p->texts);
   p->lens = calloc((size_t)p->paths.n, sizeof *p->lens);
   if (!p->texts || !p->lens) {
