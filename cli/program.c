@@ -33,7 +33,7 @@ static bool add_dir(const char *dir, const char *who, DrArgv *out, int depth) {
   for (struct dirent *e; (e = readdir(d)) != NULL;)
     if (e->d_name[0] != '.') dr_argv_add(&names, e->d_name);
   closedir(d);
-  qsort(names.v, (size_t)names.n, sizeof *names.v, by_name);
+  if (names.n) qsort(names.v, (size_t)names.n, sizeof *names.v, by_name);
   size_t n = strlen(dir);
   bool ok = true;
   for (int i = 0; i < names.n && ok; i++) {

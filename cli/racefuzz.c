@@ -404,8 +404,10 @@ int dr_cmd_racefuzz(const char *self, int argc, char **argv) {
   RaceFuzz rf;
   memset(&rf, 0, sizeof rf);
   int st = parse_options(&rf, argc, argv);
-  if (st) return st < 0 ? 0 : st;
-  if (!dr_hunt_setup(&rf.c, "racefuzz")) return DRVM_EXIT_USAGE;
+  if (st || !dr_hunt_setup(&rf.c, "racefuzz")) {
+    dr_hunt_common_free(&rf.c); /* the program's words */
+    return st < 0 ? 0 : st ? st : DRVM_EXIT_USAGE;
+  }
   rf.c.exe = dr_hunt_self_exe(self);
   st = phase1(&rf);
   if (!st) st = phase2(&rf);
