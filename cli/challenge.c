@@ -78,7 +78,7 @@ static bool judge(Repl *r, DrGrade *g) {
     repl_err(r, "%s", drvm_error(r->cur->vm));
     return false;
   }
-  DrGradeSetup s = {r->o.prog, r->text, r->len, r->o.args, r->o.nargs, &r->o, &c->goal, false};
+  DrGradeSetup s = {r->o.prog, r->text, r->len, &r->files, r->o.args, r->o.nargs, &r->o, &c->goal, false};
   char err[1024];
   if (dr_grade_replay(&s, c->rec, g, err, sizeof err) != 0) {
     repl_err(r, "cannot judge the run: %s", err);

@@ -15,6 +15,7 @@
 
 #include "../vm/pairs.h"
 #include "confirm.h"
+#include "program.h"
 
 enum { DR_CONFIRM_DEFAULT = 3 };
 
@@ -83,7 +84,9 @@ static char *steer(const DrRun *r, const DrPrediction *p, const char *pairs, con
   dr_ro_vm_config(&r->o, &cfg);
   cfg.seed = seed;
   cfg.write_out = cfg.write_err = discard;
-  char *rerun = dr_fmt("drvm run --replay %s %s", rec, r->o.prog);
+  char *words = dr_prog_words(&r->o);
+  char *rerun = dr_fmt("drvm run --replay %s %s", rec, words);
+  free(words);
   cfg.rerun = rerun;
   char err[600];
   DrVM *vm = drvm_new(&cfg, err, sizeof err);
@@ -100,7 +103,7 @@ static char *steer(const DrRun *r, const DrPrediction *p, const char *pairs, con
   snprintf(sb, sizeof sb, "%llu", (unsigned long long)seed);
   dr_ro_option_item(&so, "seed", sb);
   char *found = NULL;
-  bool ok = drvm_compile_string(vm, r->o.prog, r->text, r->len) && drvm_set_scheduler(vm, "racefuzzer", so.data) &&
+  bool ok = dr_prog_compile(vm, &r->files) && drvm_set_scheduler(vm, "racefuzzer", so.data) &&
             drvm_set_detector(vm, "ft", "all-races quiet") && drvm_record(vm, rec) &&
             drvm_start(vm, r->o.nargs, (const char *const *)r->o.args) && drvm_run_to_end(vm);
   if (!ok) {

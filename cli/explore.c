@@ -8,6 +8,7 @@
 
 #include "../vm/buf.h"
 #include "explore.h"
+#include "program.h"
 #include "goal.h"
 #include "timeline.h"
 #include "help.h"
@@ -229,6 +230,8 @@ bool explore_run(Explore *x, DrVM *vm) {
 }
 
 void explore_free(Explore *x) {
+  free(x->prog_words);
+  x->prog_words = NULL;
   for (int i = 0; i < x->nouts; i++) {
     free(x->outs[i].out);
     free(x->outs[i].err);
@@ -339,7 +342,10 @@ static int explore_program(Explore *x, const DrRunOpts *o) {
     fprintf(stderr, "drvm: %s\n", err);
     return DRVM_EXIT_USAGE;
   }
-  if (!drvm_compile_file(vm, x->prog)) {
+  DrProgFiles files;
+  bool compiled = dr_prog_read(o, "drvm", &files) && dr_prog_compile(vm, &files);
+  dr_prog_free(&files);
+  if (!compiled) {
     int status = drvm_diag_count(vm) ? DRVM_EXIT_COMPILE : DRVM_EXIT_USAGE;
     if (drvm_diag_count(vm)) drvm_print_diags(vm, stderr);
     else fprintf(stderr, "drvm: %s\n", drvm_error(vm));
@@ -402,6 +408,7 @@ int dr_cmd_explore(int argc, char **argv) {
   }
   x.goal = &goal;
   x.prog = o.prog;
+  x.prog_words = dr_prog_words(&o);
   x.args = o.args;
   x.nargs = o.nargs;
   x.seed = dr_ro_num(&o, DR_RO_SEED);

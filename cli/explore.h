@@ -42,7 +42,8 @@ typedef struct {
 
 typedef struct Explore {
   /* given */
-  const char *prog;         /* the program's file, as given */
+  const char *prog;         /* the program's (first) file, as given */
+  char *prog_words;         /* all of them, as a command names them (dr_prog_words) */
   char *const *args;
   int nargs;
   DrvmExploreConfig cfg;

@@ -13,7 +13,7 @@ char *explore_replay_command(const Explore *x, const char *witness) {
   DrBuf b = {0};
   dr_buf_append_str(&b, "drvm run --replay");
   dr_buf_append_shell_arg(&b, witness);
-  dr_buf_append_shell_arg(&b, x->prog);
+  dr_buf_printf(&b, " %s", x->prog_words);
   for (int i = 0; i < x->nargs; i++) dr_buf_append_shell_arg(&b, x->args[i]);
   return b.data;
 }

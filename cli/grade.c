@@ -81,7 +81,7 @@ static int replay_vm(const DrGradeSetup *s, const char *rec, Watch *w, DrVM **ou
   c.write_user = w;
   DrVM *vm = *out = drvm_new(&c, err, errsize);
   if (!vm) return DRVM_EXIT_USAGE;
-  if (!drvm_compile_string(vm, s->prog, s->text, s->len)) {
+  if (!dr_prog_compile(vm, s->files)) {
     if (drvm_diag_count(vm) && s->diags) drvm_print_diags(vm, stderr);
     snprintf(err, errsize, "%s", drvm_diag_count(vm) ? "the program does not compile" : drvm_error(vm));
     return drvm_diag_count(vm) ? DRVM_EXIT_COMPILE : DRVM_EXIT_USAGE;

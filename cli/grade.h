@@ -7,12 +7,14 @@
 
 #include "goal.h"
 #include "options.h"
+#include "program.h"
 
 /* What the grading replay needs: the program and the goal. */
 typedef struct {
   const char *prog;         /* its path, as given */
-  const char *text;         /* its source */
+  const char *text;         /* its (first file's) source */
   size_t len;
+  const DrProgFiles *files; /* all its files */
   char *const *args;
   int nargs;
   const DrRunOpts *o;       /* limits and libraries */

@@ -6,6 +6,7 @@
 #include "../vm/buf.h"
 #include "../vm/json.h"
 #include "grade.h"
+#include "program.h"
 #include "help.h"
 
 enum { GRADE_FAIL = 1 };
@@ -35,14 +36,10 @@ static void print_json(const DrRunOpts *o, const DrGoal *goal, const DrGrade *g)
 }
 
 /* The program's text and goal; 0 or the exit status after saying why. */
-static int load(const DrRunOpts *o, char **text, size_t *len, DrGoal *goal) {
-  *text = dr_read_file(o->prog, len);
-  if (!*text) {
-    fprintf(stderr, "drvm: cannot read %s: %s\n", o->prog, strerror(errno));
-    return DRVM_EXIT_USAGE;
-  }
+static int load(const DrRunOpts *o, DrProgFiles *files, DrGoal *goal) {
+  if (!dr_prog_read(o, "drvm", files)) return DRVM_EXIT_USAGE;
   char err[1024];
-  if (!dr_goal_parse(o->prog, *text, *len, goal, err, sizeof err)) {
+  if (!dr_goal_parse(o->prog, files->texts[0], files->lens[0], goal, err, sizeof err)) {
     fprintf(stderr, "%s\n", err);
     return DRVM_EXIT_COMPILE;
   }
@@ -59,13 +56,13 @@ static int load(const DrRunOpts *o, char **text, size_t *len, DrGoal *goal) {
 }
 
 static int grade(const DrRunOpts *o) {
-  char *text = NULL;
-  size_t len = 0;
+  DrProgFiles files;
+  memset(&files, 0, sizeof files);
   DrGoal goal;
   memset(&goal, 0, sizeof goal);
-  int st = load(o, &text, &len, &goal);
+  int st = load(o, &files, &goal);
   if (!st) {
-    DrGradeSetup s = {o->prog, text, len, o->args, o->nargs, o, &goal, true};
+    DrGradeSetup s = {o->prog, files.texts[0], files.lens[0], &files, o->args, o->nargs, o, &goal, true};
     DrGrade g;
     char err[1024];
     st = dr_grade_replay(&s, o->schedule, &g, err, sizeof err);
@@ -75,7 +72,7 @@ static int grade(const DrRunOpts *o) {
     if (!st) st = g.pass ? 0 : GRADE_FAIL;
   }
   dr_goal_free(&goal);
-  free(text);
+  dr_prog_free(&files);
   return st;
 }
 

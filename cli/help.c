@@ -15,7 +15,10 @@
 enum { HELP_COL = 20, HELP_WIDTH = 79 };
 
 static const char *const commands_text =
-    "usage: drvm <command> [options] prog.dl [-- args...]\n"
+    "usage: drvm <command> [options] prog.dl [more.dl...] [-- args...]\n"
+    "\n"
+    "A program is one file, several (.dl or .java), or a directory standing for\n"
+    "every .dl and .java file under it, compiled together as javac would.\n"
     "\n"
     "commands:\n"
     "  run      compile and run a program\n"
@@ -36,12 +39,15 @@ static const char *const commands_text =
     "  help     show help for a command (drvm help run)\n";
 
 static const char *const run_intro =
-    "usage: drvm run [options] prog.dl [args...]\n"
+    "usage: drvm run [options] prog.dl [more.dl...] [args...]\n"
+    "       drvm run [options] DIR [args...]\n"
     "\n"
     "Compiles prog.dl (DL, a subset of Java 17) and runs main(String[] args)\n"
     "of its first class, and every thread it starts, as green threads under a\n"
     "deterministic scheduler: the same program, arguments, options and seed\n"
-    "give the same run.  Arguments after the file (or after --) become args.\n"
+    "give the same run.  A program of several files (.dl or .java; DIR: every\n"
+    "one under it) runs the class --main names, else the one declaring main.\n"
+    "Arguments after the files (or after --) become args.\n"
     "\n"
     "options:\n";
 
@@ -113,7 +119,7 @@ static const char *const disasm_text =
     "(R = holds a reference, p = primitive) and exception handlers.\n";
 
 static const char *const hunt_text =
-    "usage: drvm hunt prog.dl [options] [-- args...]\n"
+    "usage: drvm hunt prog.dl [more.dl ...] | DIR [options] [-- args...]\n"
     "\n"
     "Runs `drvm run` on prog.dl N times with each technique, FastTrack (ft)\n"
     "watching every run, and compares the races they find as the DrFinder\n"
@@ -142,6 +148,7 @@ static const char *const hunt_text =
     "                    $TMPDIR/drvm-hunt-<prog>-<seed>)\n"
     "  --json FILE       also write the results as JSON\n"
     "  --max-steps N     passed to every run (a run that reaches it is failed)\n"
+    "  --main CLASS      passed to every run: the class whose main starts it\n"
     "  --timeline FILE   draw each distinct race's first witness: FILE.html,\n"
     "                    FILE.svg (as FILE-race-1.html...) or text\n"
     "  -h, --help        show this help\n"
@@ -150,7 +157,7 @@ static const char *const hunt_text =
     "or unreadable results, 3 when the program does not compile.\n";
 
 static const char *const racefuzz_text =
-    "usage: drvm racefuzz prog.dl [options] [-- args...]\n"
+    "usage: drvm racefuzz prog.dl [more.dl ...] | DIR [options] [-- args...]\n"
     "\n"
     "RaceFuzzer (Sen, PLDI'08) on prog.dl.  Phase 1 runs the hybrid detector\n"
     "(locksets + happens-before, --sched random) three times and merges the\n"
@@ -169,6 +176,7 @@ static const char *const racefuzz_text =
     "                    $TMPDIR/drvm-racefuzz-<prog>-<seed>)\n"
     "  --json FILE       also write the results as JSON\n"
     "  --max-steps N     passed to every run (a run that reaches it is failed)\n"
+    "  --main CLASS      passed to every run: the class whose main starts it\n"
     "  -h, --help        show this help\n"
     "\n"
     "exit status: 0 when it ran (races found or not), 2 on a usage error or\n"

@@ -140,8 +140,6 @@ static int parse_options(DrHunt *h, int argc, char **argv) {
       }
     } else if (a[0] == '-' && a[1]) {
       return dr_hunt_usage("hunt", "unknown option '%s'", a);
-    } else if (!c->prog) {
-      c->prog = a;
     } else {
       return dr_hunt_usage("hunt", "unexpected argument '%s' (program arguments go after --)", a);
     }
@@ -402,8 +400,10 @@ int dr_cmd_hunt(const char *self, int argc, char **argv) {
   DrHunt h;
   memset(&h, 0, sizeof h);
   int st = parse_options(&h, argc, argv);
-  if (st) return st < 0 ? 0 : st;
-  if (!dr_hunt_setup(&h.c, "hunt")) return DRVM_EXIT_USAGE;
+  if (st || !dr_hunt_setup(&h.c, "hunt")) {
+    dr_hunt_common_free(&h.c); /* the program's words */
+    return st < 0 ? 0 : st ? st : DRVM_EXIT_USAGE;
+  }
   h.c.exe = dr_hunt_self_exe(self);
   st = dr_hunt_execute(&h);
   if (st == 0) {

@@ -7,6 +7,7 @@
 
 #include "hunt.h"
 #include "hunt_util.h"
+#include "program.h"
 
 int dr_hunt_usage(const char *cmd, const char *fmt, const char *arg) {
   fprintf(stderr, "drvm %s: ", cmd);
@@ -27,7 +28,12 @@ bool dr_hunt_parse_int(const char *s, long long min, long long max, long long *o
 
 int dr_hunt_common_option(DrHuntCommon *c, const char *cmd, int argc, char **argv, int *i) {
   const char *a = argv[*i];
-  static const char *const with_value[] = {"--runs", "--jobs", "--seed", "--json", "--dir", "--max-steps"};
+  if (a[0] != '-' && (!c->progs.n || dr_prog_is_source(a))) {
+    dr_argv_add(&c->progs, a);
+    c->prog = c->progs.v[0];
+    return 1;
+  }
+  static const char *const with_value[] = {"--runs", "--jobs", "--seed", "--json", "--dir", "--max-steps", "--main"};
   int which = -1;
   for (int k = 0; k < (int)DR_ARRAY_LEN(with_value); k++)
     if (!strcmp(a, with_value[k])) which = k;
@@ -69,6 +75,13 @@ int dr_hunt_common_option(DrHuntCommon *c, const char *cmd, int argc, char **arg
     }
     if (which == 3) c->json = v;
     else c->dir_opt = v;
+    break;
+  case 6:
+    if (!*v) {
+      dr_hunt_usage(cmd, "%s needs a class name", a);
+      return -1;
+    }
+    c->main = v;
     break;
   default:
     if (!dr_hunt_parse_int(v, 1, (long long)(~0ULL >> 1), &n)) {
@@ -116,13 +129,15 @@ static bool make_dirs(const char *path) {
 }
 
 bool dr_hunt_setup(DrHuntCommon *c, const char *cmd) {
-  size_t len;
-  char *text = dr_read_file(c->prog, &len);
-  if (!text) {
-    fprintf(stderr, "drvm %s: cannot read %s: %s\n", cmd, c->prog, strerror(errno));
-    return false;
-  }
-  free(text);
+  DrRunOpts o;
+  dr_hunt_run_opts(&o, c, NULL, 0, NULL);
+  DrProgFiles files;
+  char *who = dr_fmt("drvm %s", cmd);
+  bool readable = dr_prog_read(&o, who, &files);
+  free(who);
+  dr_prog_free(&files);
+  dr_ro_free(&o);
+  if (!readable) return false;
   if (!c->have_seed) c->seed = dr_draw_seed();
   if (c->dir_opt) {
     if (!make_dirs(c->dir_opt)) {
@@ -160,6 +175,7 @@ bool dr_hunt_setup(DrHuntCommon *c, const char *cmd) {
 }
 
 void dr_hunt_common_free(DrHuntCommon *c) {
+  dr_argv_free(&c->progs);
   free(c->dir);
   free(c->exe);
   c->dir = c->exe = NULL;
@@ -173,7 +189,9 @@ void dr_hunt_run_opts(DrRunOpts *o, const DrHuntCommon *c, const char *sched, ui
     dr_ro_set(o, DR_RO_DETECTOR, detector);
   }
   if (c->max_steps) dr_ro_setf(o, DR_RO_MAX_STEPS, "%llu", (unsigned long long)c->max_steps);
-  o->prog = c->prog;
+  if (c->main) dr_ro_set(o, DR_RO_MAIN, c->main);
+  for (int i = 0; i < c->progs.n; i++) dr_argv_add(&o->progs, c->progs.v[i]);
+  o->prog = o->progs.n ? o->progs.v[0] : NULL;
   o->args = c->args;
   o->nargs = c->nargs;
 }

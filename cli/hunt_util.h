@@ -10,7 +10,9 @@
 
 /* The options both drivers take. */
 typedef struct {
-  const char *prog;       /* the program, as given */
+  const char *prog;       /* the program (its first file), as given */
+  DrArgv progs;           /* all its files and directories */
+  const char *main;       /* --main CLASS, or NULL */
   int runs, jobs;
   uint64_t seed;
   bool have_seed;
@@ -23,8 +25,9 @@ typedef struct {
   char *exe;              /* the drvm executable (malloc'd) */
 } DrHuntCommon;
 
-/* Takes argv[*i] (and its value) if it is a common option; returns 1 when
- * taken, 0 when not one, -1 after a usage error was printed. */
+/* Takes argv[*i] (and its value) if it is a common option, or the
+ * program's file it names; returns 1 when taken, 0 when not one, -1
+ * after a usage error was printed. */
 int dr_hunt_common_option(DrHuntCommon *c, const char *cmd, int argc, char **argv, int *i);
 /* Prints "drvm CMD: MESSAGE" and a hint; returns 2. */
 int dr_hunt_usage(const char *cmd, const char *fmt, const char *arg);

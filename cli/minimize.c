@@ -25,8 +25,7 @@ typedef struct {
 typedef struct {
   const DrRunOpts *o;
   const char *prog, *rec;
-  char *text;
-  size_t len;
+  const DrProgFiles *files;
   uint64_t seed;
   DrBuf out, err;           /* the run under way's output */
   Finding want;
@@ -95,7 +94,7 @@ static DrVM *new_vm(Min *m) {
     fprintf(stderr, "drvm: %s\n", err);
     return NULL;
   }
-  if (!drvm_compile_string(vm, m->prog, m->text, m->len)) {
+  if (!dr_prog_compile(vm, m->files)) {
     drvm_print_diags(vm, stderr);
     drvm_free(vm);
     return NULL;
@@ -255,13 +254,12 @@ static bool can_write(const char *out) {
   return ok;
 }
 
-int dr_minimize(const DrRunOpts *o, const char *rec, const char *text, size_t len, uint64_t seed) {
+int dr_minimize(const DrRunOpts *o, const char *rec, const DrProgFiles *files, uint64_t seed) {
   Min m = {0};
   m.o = o;
   m.prog = o->prog;
   m.rec = rec;
-  m.text = (char *)text;
-  m.len = len;
+  m.files = files;
   m.seed = seed;
   m.budget = 200000;
   const char *given = dr_ro_get(o, DR_RO_MINIMIZE);
@@ -304,8 +302,10 @@ int dr_minimize(const DrRunOpts *o, const char *rec, const char *text, size_t le
       printf("drvm: no run with fewer preemptions or decisions shows it; %s is as short as drvm can make it\n", rec);
       status = 0;
     } else {
+      char *words = dr_prog_words(o);
       printf("drvm: %d preemption%s, %llu decisions: drvm run --replay %s %s\n", best_p, best_p == 1 ? "" : "s",
-             (unsigned long long)best_d, out, o->prog);
+             (unsigned long long)best_d, out, words);
+      free(words);
       status = 0;
     }
     free(what.data);

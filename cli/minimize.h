@@ -5,9 +5,10 @@
 #define DR_CLI_MINIMIZE_H
 
 #include "options.h"
+#include "program.h"
 
 /* Shrinks rec, a recording of o's program (text), writing the result to
  * --minimize's file (default REC.min.rec).  The exit status. */
-int dr_minimize(const DrRunOpts *o, const char *rec, const char *text, size_t len, uint64_t seed);
+int dr_minimize(const DrRunOpts *o, const char *rec, const DrProgFiles *files, uint64_t seed);
 
 #endif

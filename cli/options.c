@@ -9,6 +9,7 @@
 #include "../vm/buf.h"
 #include "help.h"
 #include "options.h"
+#include "program.h"
 
 static const DrRoRow rows[] = {
 #define DR_RO_ROW(id, name, alias, arg, to, key, value, rerun, flags, help) \
@@ -92,6 +93,7 @@ void dr_ro_init(DrRunOpts *o) { memset(o, 0, sizeof *o); }
 
 void dr_ro_free(DrRunOpts *o) {
   for (int i = 0; i < DR_RO__COUNT; i++) dr_argv_free(&o->val[i]);
+  dr_argv_free(&o->progs);
 }
 
 void dr_ro_set(DrRunOpts *o, DrRoId id, const char *value) {
@@ -302,8 +304,9 @@ int dr_ro_parse(DrRunOpts *o, int argc, char **argv) {
       return dr_usage_error(msg, a);
     } else if (a[0] == '-' && a[1]) {
       return dr_usage_error("unknown option '%s'", a);
-    } else if (!o->prog) {
-      o->prog = a;
+    } else if (!o->progs.n || (dr_prog_is_source(a) && !(grade && o->schedule))) {
+      dr_argv_add(&o->progs, a);
+      o->prog = o->progs.v[0];
     } else if (grade && !o->schedule) {
       o->schedule = a;
     } else if (run) {
@@ -327,6 +330,7 @@ void dr_ro_vm_config(const DrRunOpts *o, DrvmConfig *c) {
   c->max_memory = (size_t)dr_ro_num(o, DR_RO_MAX_MEMORY);
   c->max_steps = dr_ro_num(o, DR_RO_MAX_STEPS);
   c->spurious_wakeups = dr_ro_given(o, DR_RO_SPURIOUS);
+  c->main_class = dr_ro_get(o, DR_RO_MAIN);
   c->libs = (const char *const *)o->val[DR_RO_LIB].v;
   c->nlibs = o->val[DR_RO_LIB].n;
 }

@@ -144,6 +144,9 @@ enum {
     "print the detector's rule counts, clocks and memory, and the scheduler's counters, at the end")                   \
   X(VERBOSE, "-v", "--verbose", NULL, DR_TO_CLI, NULL, DR_VAL(DR_V_FLAG), DR_RR_NO, DR_F_RUN_ONLY,                                \
     "at the end, print the scheduler, steps and the seed")                                                             \
+  X(MAIN, "--main", NULL, "CLASS", DR_TO_LIMIT, NULL, DR_VAL(DR_V_STR), DR_RR_YES, DR_F_NONEMPTY,                      \
+    "the class whose main method starts the program (a.b.Main); default: the first class of a one-file "             \
+    "program, else the one class that declares main")                                                                 \
   X(MAX_HEAP, "--max-heap", NULL, "SIZE", DR_TO_LIMIT, NULL, DR_VAL(DR_V_SIZE), DR_RR_NO, 0,                           \
     "heap limit, e.g. 64m or 2g (default 2g); beyond it allocation throws OutOfMemoryError")                           \
   X(MAX_MEMORY, "--max-memory", NULL, "SIZE", DR_TO_LIMIT, NULL, DR_VAL(DR_V_SIZE), DR_RR_NO, 0,                       \
@@ -220,7 +223,8 @@ void dr_argv_free(DrArgv *a);
  * decimal; a flag's value is ""), the program and its arguments. */
 typedef struct {
   DrArgv val[DR_RO__COUNT];
-  const char *prog;   /* not owned */
+  const char *prog;   /* the first of progs (not owned): what messages name the program by */
+  DrArgv progs;       /* the program's files and directories (program.h) */
   const char *schedule; /* drvm grade's recording, the file after the program (not owned) */
   char **args;        /* not owned */
   int nargs;

@@ -72,7 +72,7 @@ void dr_ro_write(const DrRunOpts *o, const DrRerun *rerun, DrArgv *out) {
       }
     }
   }
-  if (o->prog) dr_argv_add(out, o->prog);
+  for (int i = 0; i < o->progs.n; i++) dr_argv_add(out, o->progs.v[i]);
   /* a rerun shows the arguments as Java does, right after the program
    * (run takes them so); a child gets them after "--", whatever they are */
   if (!rerun && o->nargs) dr_argv_add(out, "--");

@@ -392,8 +392,7 @@ static int parse_options(RaceFuzz *rf, int argc, char **argv) {
       return -1;
     }
     if (a[0] == '-' && a[1]) return dr_hunt_usage("racefuzz", "unknown option '%s'", a);
-    if (c->prog) return dr_hunt_usage("racefuzz", "unexpected argument '%s' (program arguments go after --)", a);
-    c->prog = a;
+    return dr_hunt_usage("racefuzz", "unexpected argument '%s' (program arguments go after --)", a);
   }
   if (!c->prog) return dr_hunt_usage("racefuzz", "%s", "needs a program file (prog.dl)");
   c->args = argv + i;
@@ -405,8 +404,10 @@ int dr_cmd_racefuzz(const char *self, int argc, char **argv) {
   RaceFuzz rf;
   memset(&rf, 0, sizeof rf);
   int st = parse_options(&rf, argc, argv);
-  if (st) return st < 0 ? 0 : st;
-  if (!dr_hunt_setup(&rf.c, "racefuzz")) return DRVM_EXIT_USAGE;
+  if (st || !dr_hunt_setup(&rf.c, "racefuzz")) {
+    dr_hunt_common_free(&rf.c); /* the program's words */
+    return st < 0 ? 0 : st ? st : DRVM_EXIT_USAGE;
+  }
   rf.c.exe = dr_hunt_self_exe(self);
   st = phase1(&rf);
   if (!st) st = phase2(&rf);

@@ -109,9 +109,11 @@ static void cmd_save(Repl *r, char **argv, int argc) {
   DrBuf args = {0};
   for (int i = 0; i < r->o.nargs; i++) dr_buf_printf(&args, " %s", r->o.args[i]);
   bool whole = r->cur->ended;
+  char *words = dr_prog_words(&r->o);
   repl_say(r, "saved %llu decisions to %s: drvm run --replay%s %s %s%s %s", (unsigned long long)r->cur->pos,
-           argv[1], whole ? "" : "-prefix", argv[1], r->o.prog, args.data ? args.data : "",
+           argv[1], whole ? "" : "-prefix", argv[1], words, args.data ? args.data : "",
            whole ? "reproduces the run" : "replays them, then its scheduler goes on");
+  free(words);
   free(args.data);
 }
 
@@ -199,15 +201,9 @@ static void loop(Repl *r) {
 
 
 static bool read_program(Repl *r) {
-  r->text = dr_read_file(r->o.prog, &r->len);
-  if (!r->text) {
-    fprintf(stderr, "drvm: cannot read %s: %s\n", r->o.prog, strerror(errno));
-    return false;
-  }
-  if (memchr(r->text, '\0', r->len)) {
-    fprintf(stderr, "drvm: %s is not a text file (it contains NUL bytes)\n", r->o.prog);
-    return false;
-  }
+  if (!dr_prog_read(&r->o, "drvm", &r->files)) return false;
+  r->text = r->files.texts[0];
+  r->len = r->files.lens[0];
   return true;
 }
 
@@ -266,7 +262,7 @@ static void free_session(Repl *r) {
   free(r->moves);
   for (int i = 0; i < r->nbps; i++) free(r->bps[i].cls), free(r->bps[i].field);
   free(r->bps);
-  free(r->text);
+  dr_prog_free(&r->files);
   free(r->sched);
   if (r->script) fclose(r->script);
   dr_ro_free(&r->o);

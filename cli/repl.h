@@ -22,6 +22,7 @@
 #include "../include/drvm.h"
 #include "../vm/buf.h"
 #include "options.h"
+#include "program.h"
 #include "timeline.h"
 
 /* One event of the run, as the history and hb see it. */
@@ -79,7 +80,8 @@ typedef struct {
 
 typedef struct Repl {
   DrRunOpts o;
-  char *text;               /* the program's source */
+  DrProgFiles files;        /* the program's files */
+  const char *text;         /* the first one's source (a challenge's goal) */
   size_t len;
   uint64_t seed;
   ReplVM *cur;              /* the run the person is at */

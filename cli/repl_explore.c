@@ -61,7 +61,7 @@ static DrVM *new_vm(Repl *r, Explore *x) {
     repl_err(r, "%s", err);
     return NULL;
   }
-  if (!drvm_compile_string(vm, r->o.prog, r->text, r->len)) {
+  if (!dr_prog_compile(vm, &r->files)) {
     repl_err(r, "%s", drvm_error(vm));
     drvm_free(vm);
     return NULL;
@@ -122,6 +122,7 @@ void repl_cmd_explore(Repl *r, char **argv, int argc) {
     return;
   }
   x->prog = r->o.prog;
+  x->prog_words = dr_prog_words(&r->o);
   x->args = r->o.args;
   x->nargs = r->o.nargs;
   x->seed = r->seed;

@@ -615,11 +615,19 @@ static void cmd_break(Repl *r, char **argv, int argc) {
   }
   const char *colon = strrchr(a, ':');
   if (colon) {
-    const char *base = strrchr(r->o.prog, '/');
-    base = base ? base + 1 : r->o.prog;
+    /* a file of the program, by its path or its base name (lines are the
+     * program's: in a program of several files, that line of each) */
     size_t n = (size_t)(colon - a);
-    if ((strlen(r->o.prog) != n || strncmp(a, r->o.prog, n)) && (strlen(base) != n || strncmp(a, base, n))) {
-      repl_err(r, "no file %.*s in this program (it is %s)", (int)n, a, base);
+    bool found = false;
+    const char *base = NULL;
+    for (int i = 0; i < r->files.paths.n && !found; i++) {
+      const char *path = r->files.paths.v[i];
+      base = strrchr(path, '/');
+      base = base ? base + 1 : path;
+      found = (strlen(path) == n && !strncmp(a, path, n)) || (strlen(base) == n && !strncmp(a, base, n));
+    }
+    if (!found) {
+      repl_err(r, "no file %.*s in this program (it is %s)", (int)n, a, r->files.paths.n == 1 && base ? base : r->o.prog);
       return;
     }
     a = colon + 1;

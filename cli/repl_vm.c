@@ -69,13 +69,8 @@ static ReplVM *vm_new(const Repl *r, bool diags, char *err, size_t errsize) {
   v->rec_left = UINT64_MAX;
   DrvmConfig cfg;
   drvm_config_init(&cfg);
-  cfg.max_heap = (size_t)dr_ro_num(&r->o, DR_RO_MAX_HEAP);
-  cfg.max_memory = (size_t)dr_ro_num(&r->o, DR_RO_MAX_MEMORY);
-  cfg.max_steps = dr_ro_num(&r->o, DR_RO_MAX_STEPS);
+  dr_ro_vm_config(&r->o, &cfg);
   cfg.seed = r->seed;
-  cfg.spurious_wakeups = dr_ro_given(&r->o, DR_RO_SPURIOUS);
-  cfg.libs = (const char *const *)r->o.val[DR_RO_LIB].v;
-  cfg.nlibs = r->o.val[DR_RO_LIB].n;
   cfg.write_out = capture_out;
   cfg.write_err = capture_err;
   cfg.write_user = v;
@@ -88,7 +83,7 @@ static ReplVM *vm_new(const Repl *r, bool diags, char *err, size_t errsize) {
     free(v);
     return NULL;
   }
-  if (!drvm_compile_string(v->vm, r->o.prog, r->text, r->len)) {
+  if (!dr_prog_compile(v->vm, &r->files)) {
     if (diags) drvm_print_diags(v->vm, stderr);
     snprintf(err, errsize, "%s", drvm_diag_count(v->vm) ? "" : drvm_error(v->vm));
     repl_vm_free(v);

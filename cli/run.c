@@ -121,7 +121,7 @@ static int run_vm(const DrRun *r, bool *restart, DrPredictions *predicted) {
     return DRVM_EXIT_USAGE;
   }
   int status = 0;
-  if (!drvm_compile_string(vm, r->o.prog, r->text, r->len)) {
+  if (!dr_prog_compile(vm, &r->files)) {
     drvm_print_diags(vm, stderr);
     if (!drvm_diag_count(vm)) fprintf(stderr, "drvm: %s\n", drvm_error(vm));
     status = DRVM_EXIT_COMPILE;
@@ -150,19 +150,7 @@ static void plan(DrRun *r) {
 
 /* Reads the program once for every VM a run may need; false after
  * saying why. */
-static bool read_program(DrRun *r) {
-  const char *path = r->o.prog;
-  r->text = dr_read_file(path, &r->len);
-  if (!r->text) {
-    fprintf(stderr, "drvm: cannot read %s: %s\n", path, strerror(errno));
-    return false;
-  }
-  if (memchr(r->text, '\0', r->len)) {
-    fprintf(stderr, "drvm: %s is not a text file (it contains NUL bytes)\n", path);
-    return false;
-  }
-  return true;
-}
+static bool read_program(DrRun *r) { return dr_prog_read(&r->o, "drvm", &r->files); }
 
 int dr_cmd_run(int argc, char **argv) {
   DrRun r;
@@ -197,7 +185,7 @@ int dr_cmd_run(int argc, char **argv) {
   if (go && r.prefix) r.then_seed = r.have_seed ? r.seed : recorded_seed(&r);
   if (go && dr_ro_given(&r.o, DR_RO_MINIMIZE)) {
     if (!r.recording || r.prefix) status = dr_usage_error("%s needs --replay REC: the recording to shrink", "--minimize");
-    else status = dr_minimize(&r.o, r.recording, r.text, r.len, recorded_seed(&r));
+    else status = dr_minimize(&r.o, r.recording, &r.files, recorded_seed(&r));
     go = false;
   }
   DrPredictions predicted = {0};
@@ -222,7 +210,7 @@ int dr_cmd_run(int argc, char **argv) {
   }
   dr_predictions_free(&predicted);
   if (dr_stop_signal()) status = dr_stop_exit(); /* a signal after the run's end */
-  free(r.text);
+  dr_prog_free(&r.files);
   dr_tl_free(r.tl);
   dr_ro_free(&r.o);
   return status;

@@ -6,6 +6,7 @@
 #define DR_CLI_RUN_H
 
 #include "options.h"
+#include "program.h"
 #include "timeline.h"
 
 /* argv[0] is the command ("run", "check" or "disasm").  Returns the exit
@@ -24,9 +25,8 @@ typedef struct {
   int attempt;            /* restarts before this run (--restarts) */
   int restarts;           /* --restarts */
   int race_exit;          /* --race-exit-code */
-  char *text;             /* the program's source */
+  DrProgFiles files;      /* the program's files, read once */
   DrTimeline *tl;         /* --timeline: the run drawn (the last attempt's) */
-  size_t len;
 } DrRun;
 
 /* After a finished run: --stats, --sched-report, -v and the seed line.

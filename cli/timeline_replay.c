@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "timeline.h"
+#include "program.h"
 
 static void discard(void *user, const char *text, size_t len) { (void)user, (void)text, (void)len; }
 
@@ -35,7 +36,8 @@ static const char *replay_into(DrTimeline *tl, const DrRunOpts *o, const char *r
   uint64_t seed;
   DrvmResult res;
   const char *outcome = NULL;
-  bool ok = drvm_compile_file(vm, o->prog) && drvm_replay(vm, rec, false, &seed) &&
+  DrProgFiles files;
+  bool ok = dr_prog_read(o, "drvm", &files) && dr_prog_compile(vm, &files) && drvm_replay(vm, rec, false, &seed) &&
             drvm_set_detector(vm, dr_ro_get(o, DR_RO_DETECTOR), "quiet") && dr_tl_attach(tl, vm) &&
             drvm_run(vm, o->nargs, (const char *const *)o->args, &res) >= 0;
   if (ok) {
@@ -44,6 +46,7 @@ static const char *replay_into(DrTimeline *tl, const DrRunOpts *o, const char *r
   } else {
     fprintf(stderr, "drvm: cannot draw %s: %s\n", rec, drvm_error(vm));
   }
+  dr_prog_free(&files);
   drvm_free(vm);
   return outcome;
 }
@@ -53,8 +56,9 @@ bool dr_tl_draw_recording(const DrRunOpts *o, const char *rec, const char *value
   DrBuf cmd = {0};
   dr_buf_append_str(&cmd, "drvm run --replay ");
   dr_buf_append_shell_arg(&cmd, rec);
-  dr_buf_append_str(&cmd, " ");
-  dr_buf_append_shell_arg(&cmd, o->prog);
+  char *words = dr_prog_words(o);
+  dr_buf_printf(&cmd, " %s", words);
+  free(words);
   dr_tl_set_titles(tl, o->prog, title, cmd.data);
   free(cmd.data);
   bool ok = replay_into(tl, o, rec) != NULL;

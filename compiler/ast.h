@@ -107,6 +107,7 @@ typedef enum {
   E_SWITCH,      /* switch expression: sw (an S_SWITCH with is_expr) */
   E_LAMBDA,      /* (params) -> rhs | block; the checker turns it into an E_NEW */
   E_METHOD_REF,  /* target::name ("new" for Class::new); the checker turns it into an E_NEW */
+  E_CLASS_LIT,   /* tref.class: the class's Class object (its lock) */
   /* produced by the checker */
   E_LOCAL,       /* local: a local variable or parameter */
   E_FIELD,       /* target.field (target may be an implicit E_THIS) */
@@ -148,7 +149,8 @@ struct DrExpr {
   DrExpr *cond;       /* E_COND */
   DrExpr **args;      /* E_CALL, E_NEW args; E_ARRAY_INIT elements; E_NEW_ARRAY dimension exprs */
   int nargs;
-  DrTypeRef tref;     /* E_NEW, E_NEW_ARRAY (element type name, dims = total dims), E_CAST, E_INSTANCEOF */
+  DrTypeRef tref;     /* E_NEW, E_NEW_ARRAY (element type name, dims = total dims), E_CAST, E_INSTANCEOF,
+                         E_CLASS_LIT */
   DrExpr *init;       /* E_NEW_ARRAY: the {…} of new T[]{…}, else NULL */
   bool is_super;      /* E_CALL: super.name(...) */
   DrClassDecl *body;  /* E_NEW: an anonymous class's body, else NULL
@@ -189,6 +191,12 @@ struct DrExpr {
                          E_PREINC etc.: NULL (the target's own type is used). */
 };
 
+/* An annotation (JLS 9.7): its arguments are skipped, not checked. */
+typedef struct {
+  const char *name;   /* as written: "Override", "java.lang.Deprecated" */
+  DrPos pos;          /* of the '@' */
+} DrAnnotation;
+
 /* ----------------------------------------------------------- statements */
 
 typedef enum {
@@ -212,6 +220,7 @@ typedef enum {
   S_EMPTY,
   S_CLASS,      /* a local class declaration: always an error in DL */
   S_YIELD,      /* yield expr; (the value of the enclosing switch expression) */
+  S_LABELED,    /* label: body (JLS 14.7) */
 } DrStmtKind;
 
 typedef struct {
@@ -262,6 +271,8 @@ struct DrStmt {
   bool is_final;
   DrDeclarator *decls;
   int ndecls;
+  DrAnnotation *annots; /* S_LOCAL */
+  int nannots;
   /* S_SWITCH */
   DrSwitchCase *cases;
   int ncases;
@@ -282,6 +293,9 @@ struct DrStmt {
                          no-argument one) */
   /* S_CLASS */
   DrClassDecl *class_decl;
+  /* S_LABELED: its label; S_BREAK / S_CONTINUE: the label named, or NULL */
+  const char *label;
+  DrStmt *target;     /* checker: a labeled break's or continue's S_LABELED */
   /* checker: S_FOREACH hidden locals (array copy, index) */
   DrLocalSym *hidden_array, *hidden_index;
   DrPos end_pos;      /* S_BLOCK: its closing brace (parser; the checker
@@ -313,7 +327,9 @@ struct DrParam {
   const char *name;
   DrPos pos;
   bool is_final;
-  bool is_varargs;    /* T... name: the last parameter only */
+  bool is_varargs;    /* T... name (the last parameter) */
+  DrAnnotation *annots;
+  int nannots;
   DrLocalSym *sym;    /* checker */
 };
 
@@ -329,6 +345,8 @@ typedef struct {
   DrMemberKind kind;
   DrPos pos;
   unsigned mods;
+  DrAnnotation *annots;
+  int nannots;
   /* M_FIELD */
   DrTypeRef tref;
   DrDeclarator *decls;
@@ -356,14 +374,18 @@ struct DrClassDecl {
   bool is_record;     /* a record class: extends java.lang.Record */
   const char **enum_constants; /* is_enum: the constants' names, by ordinal */
   int nenum_constants;
+  bool is_annotation; /* @interface (also is_interface) */
+  DrAnnotation *annots;
+  int nannots;
   bool from_prelude;  /* declared by drvm's built-in library */
-  const char *package;/* prelude only: "java.lang", "java.util", "drvm" */
+  const char *package;/* "java.lang", "a.b"; NULL: the unnamed package */
   DrTypeRef *extends; /* NULL if none; interfaces: see implements */
   DrTypeRef *implements; /* for an interface: the interfaces it extends */
   int nimplements;
   DrMember *members;  /* in source order (initialization order matters) */
   int nmembers;
   DrClassDecl *outer; /* enclosing class for nested classes */
+  struct DrUnit *unit;/* the compilation unit (file) that declares it */
   DrClassSym *sym;    /* checker */
 };
 
@@ -371,13 +393,35 @@ typedef struct {
   const char *path;   /* as given on the command line; shown in errors */
   const char *text;
   size_t len;
+  const char *file_name; /* shown in stack traces ("Bank.java"); NULL: the VM's source_name */
 } DrSource;
+
+/* An import declaration (JLS 7.5; static imports are rejected). */
+typedef struct {
+  const char *name;   /* "java.util.Random"; on demand: "java.util" */
+  bool on_demand;     /* import name.*; */
+  DrPos pos;
+  DrClassSym *sym;    /* checker: the class imported (single-type), or the
+                         class whose member classes are imported on demand */
+} DrImport;
+
+/* A compilation unit: one source file (JLS 7.3). */
+typedef struct DrUnit {
+  const DrSource *src;
+  const char *package; /* NULL: the unnamed package */
+  DrPos package_pos;
+  DrImport *imports;
+  int nimports;
+  bool prelude;
+} DrUnit;
 
 typedef struct {
   DrClassDecl **classes; /* top-level classes, prelude first, then the user's in order */
   int nclasses;
-  const char *main_class; /* the first top-level class of the user's file */
-  bool imports_random;    /* `import java.util.Random;` or `import java.util.*;` seen */
+  DrUnit **units;        /* the user's files, in the order given */
+  int nunits;
+  const char *main_given;/* --main: the main class's qualified name, or NULL */
+  DrClassDecl *main_decl;/* checker: the class whose main method starts the program */
 } DrProgram;
 
 /* -------------------------------------------------------------- symbols */

@@ -24,7 +24,12 @@ void chk_error(DrChecker *c, DrPos pos, const char *fmt, ...) {
     c->diags->src = saved;
     return;
   }
+  /* the file of the code being checked */
+  DrUnit *u = chk_cur_unit(c);
+  const DrSource *saved = c->diags->src;
+  if (u && u->src) c->diags->src = u->src;
   dr_error(c->diags, pos, "%s", buf);
+  c->diags->src = saved;
 }
 
 /* ------------------------------------------------------------- helpers */
@@ -97,7 +102,7 @@ static DrClassSym *declare_class(DrChecker *c, DrClassDecl *d, DrClassSym *outer
   if (outer) {
     k->source_name = dr_arena_printf(c->arena, "%s.%s", outer->source_name, k->name);
     k->binary_name = dr_arena_printf(c->arena, "%s$%s", outer->binary_name, k->name);
-  } else if (d->from_prelude && d->package) {
+  } else if (d->package) {
     k->source_name = k->name;
     k->binary_name = dr_arena_printf(c->arena, "%s.%s", d->package, k->name);
   } else {
@@ -161,15 +166,18 @@ static void build_class_table(DrChecker *c) {
   for (int i = 0; i < c->prog->nclasses; i++) {
     DrClassDecl *d = c->prog->classes[i];
     if (!d) continue;
+    memset(&c->cur, 0, sizeof c->cur);
     c->cur.prelude = d->from_prelude;
+    c->cur.unit = d->unit;
     DrChkNs ns = d->from_prelude ? CHK_NS_PRELUDE_TYPE : CHK_NS_TYPE;
-    bool dup = d->name && chk_name_get(c, NULL, ns, d->name);
-    if (dup) chk_error(c, d->pos, "duplicate class: %s", d->name);
+    const char *key = d->from_prelude || !d->name ? d->name : chk_qualify(c, d->package, d->name);
+    bool dup = key && chk_name_get(c, NULL, ns, key);
+    if (dup) chk_error(c, d->pos, "duplicate class: %s", key);
     DrClassSym *k = declare_class(c, d, NULL);
     if (dup) k->name = dr_arena_printf(c->arena, "%s$duplicate", k->name); /* unreachable by name */
-    chk_name_put(c, NULL, ns, k->name, k);
+    chk_name_put(c, NULL, ns, dup ? k->name : key, k);
   }
-  c->cur.prelude = false;
+  memset(&c->cur, 0, sizeof c->cur);
   c->c_object = prelude_class(c, "Object");
   c->c_string = prelude_class(c, "String");
   c->c_throwable = prelude_class(c, "Throwable");
@@ -207,7 +215,9 @@ void chk_resolve_supers(DrChecker *c, DrClassSym *k) {
   memset(&c->cur, 0, sizeof c->cur);
   c->cur.cls = k->outer;
   c->cur.prelude = (k->flags & DR_CLS_SYM_PRELUDE) != 0;
+  c->cur.unit = chk_top(k)->decl->unit;
   chk_class_scope(c, k);
+  c->cur.label_base = c->nlabels;
   DrClassDecl *d = k->decl;
   if (d->extends && !d->is_interface) {
     DrType *t = chk_resolve_tref(c, d->extends);
@@ -462,6 +472,7 @@ static void declare_members(DrChecker *c, DrClassSym *k) {
   c->cur.cls = k;
   c->cur.prelude = (k->flags & DR_CLS_SYM_PRELUDE) != 0;
   chk_class_scope(c, k);
+  c->cur.label_base = c->nlabels;
   int fcap = 0, mcap = 0;
   bool has_ctor = false;
   for (int i = 0; i < d->nmembers; i++) {
@@ -644,6 +655,7 @@ static void check_class_rules(DrChecker *c, DrClassSym *k) {
   c->cur.cls = k;
   c->cur.prelude = (k->flags & DR_CLS_SYM_PRELUDE) != 0;
   chk_class_scope(c, k);
+  c->cur.label_base = c->nlabels;
   check_overriding(c, k);
   if (!(k->flags & DR_CLS_SYM_ABSTRACT)) {
     DrMethodSym *a = NULL;
@@ -671,6 +683,7 @@ void chk_field_initializer(DrChecker *c, DrFieldSym *f) {
     c->cur.in_init = true;
     c->cur.field_limit = cf->index;
     chk_class_scope(c, k);
+    c->cur.label_base = c->nlabels;
     c->cur.prelude = (k->flags & DR_CLS_SYM_PRELUDE) != 0;
     chk_init_expr(c, d->init, f->type);
     if ((f->mods & DR_MOD_FINAL) && d->init->is_const && (chk_is_prim(f->type) || chk_is_string(c, f->type))) {
@@ -772,20 +785,6 @@ static void check_ctor_cycles(DrChecker *c, DrClassSym *k) {
   }
 }
 
-static void check_main(DrChecker *c) {
-  const char *name = c->prog->main_class;
-  if (!name) return;
-  DrClassSym *k = chk_name_get(c, NULL, CHK_NS_TYPE, name);
-  if (!k) return;
-  for (DrMethodSym *m = chk_methods_named(c, k, "main"); m; m = chk_method(m)->next_named) {
-    if ((m->mods & DR_MOD_STATIC) && (m->mods & DR_MOD_PUBLIC) && m->ret->kind == TY_VOID && m->nparams == 1 &&
-        m->params[0]->kind == TY_ARRAY && m->params[0]->elem == c->t_string)
-      return;
-  }
-  memset(&c->cur, 0, sizeof c->cur);
-  chk_error(c, k->decl->pos, "class %s has no method 'public static void main(String[] args)'", k->name);
-}
-
 DrLocalSym *chk_param_local(DrChecker *c, DrMethodSym *m, const char *name, DrType *type, DrPos pos) {
   DrChkCtx saved = c->cur;
   c->cur.meth = m;
@@ -831,12 +830,14 @@ bool dr_check(DrArena *arena, DrDiagList *diags, DrTypes *types, DrProgram *prog
     chk_names_free(c);
     return false;
   }
+  chk_units_resolve(c);
   for (int i = 0; i < c->nclasses; i++) chk_resolve_supers(c, c->classes[i]);
   for (int i = 0; i < c->nclasses; i++) declare_members(c, c->classes[i]);
   for (int i = 0; i < c->nclasses; i++) check_class_rules(c, c->classes[i]);
+  for (int i = 0; i < c->nclasses; i++) chk_class_annotations(c, c->classes[i]);
   for (int i = 0; i < c->nclasses; i++) check_bodies(c, c->classes[i]);
   for (int i = 0; i < c->nclasses; i++) check_ctor_cycles(c, c->classes[i]);
-  check_main(c);
+  chk_find_main(c);
   for (int i = 0; i < c->nclasses; i++)
     if (!c->classes[i]->outer) chk_number_local_classes(c, c->classes[i]);
   chk_names_free(c);

@@ -184,6 +184,7 @@ static DrType *check_field_access(DrChecker *c, DrExpr *e) {
   if (q->kind == E_TYPE && !q->type) { /* package */
     DrClassSym *k = chk_qualified_class(c, q->name, name);
     const char *full = dr_arena_printf(c->arena, "%s.%s", q->name, name);
+    if (k && !chk_class_accessible(c, k)) chk_report_class_access(c, e->pos, k);
     if (k) {
       e->kind = E_TYPE;
       e->type = k->type;
@@ -575,6 +576,21 @@ static DrType *check_this(DrChecker *c, DrExpr *e) {
   return e->type;
 }
 
+/* C.class, C[].class (JLS 15.8.2): the class's Class object, which
+ * drvm has for classes and arrays, not for primitive types. */
+static DrType *check_class_lit(DrChecker *c, DrExpr *e) {
+  DrType *t = chk_resolve_tref(c, &e->tref);
+  if (chk_is_err(t)) return err(c, e);
+  if (chk_is_prim(t) || t->kind == TY_VOID) {
+    chk_error(c, e->pos, "class literals of primitive types (%s.class) are not supported in DL", chk_type_str(c, t));
+    return err(c, e);
+  }
+  DrClassSym *k = chk_name_get(c, NULL, CHK_NS_PRELUDE_TYPE, "Class");
+  if (!k) return err(c, e);
+  e->type = k->type;
+  return e->type;
+}
+
 /* Checks e where a type or package name is also acceptable (a qualifier). */
 DrType *chk_expr_q(DrChecker *c, DrExpr *e) {
   if (!e) return &c->T->t_error;
@@ -614,6 +630,7 @@ DrType *chk_expr_q(DrChecker *c, DrExpr *e) {
     chk_error(c, e->pos, "%s not expected here", e->kind == E_LAMBDA ? "lambda expression" : "method reference");
     return err(c, e);
   case E_SWITCH: return chk_switch_expr(c, e);
+  case E_CLASS_LIT: return check_class_lit(c, e);
   case E_LOCAL:
   case E_FIELD:
   case E_STATIC_FIELD:

@@ -25,6 +25,8 @@ typedef struct {
 typedef struct DrFlowTarget {
   bool is_loop;
   bool is_swx;           /* a switch expression: brk joins its yields */
+  bool is_label;         /* a labeled statement: only `break L` reaches it */
+  const DrStmt *stmt;    /* the loop, switch or labeled statement */
   DrFlowState brk, cont; /* joined states of the breaks / continues to it */
   struct DrFlowTarget *outer;
 } DrFlowTarget;
@@ -371,6 +373,7 @@ static void loop_pass(DrFlow *f, DrStmt *s, DrLoopKind kind, DrFlowState *after,
   DrFlowTarget tg;
   memset(&tg, 0, sizeof tg);
   tg.is_loop = true;
+  tg.stmt = s;
   tg.brk = st_dead(f);
   tg.cont = st_dead(f);
   tg.outer = f->targets;
@@ -540,19 +543,40 @@ static void fs_try(DrFlow *f, DrStmt *s) {
   f->any = saved_any;
 }
 
-/* The target of a break (loop false), continue (true) or yield (the
- * innermost switch expression: swx true). */
-static DrFlowTarget *innermost(DrFlow *f, bool loop, bool swx) {
+/* What a break or continue goes to: with a label, the labeled statement
+ * (break) or the loop it labels (continue); without, the innermost loop
+ * (or, for break, switch).  Not past a switch expression (the checker
+ * reports the attempt). */
+static DrFlowTarget *jump_target(DrFlow *f, const DrStmt *s) {
+  bool loop = s->kind == S_CONTINUE;
+  const DrStmt *want = !s->target ? NULL : loop ? s->target->body : s->target;
   for (DrFlowTarget *t = f->targets; t; t = t->outer) {
-    if (swx) {
-      if (t->is_swx) return t;
-    } else if (t->is_swx) {
-      return NULL; /* reported by the checker */
-    } else if (!loop || t->is_loop) {
-      return t;
-    }
+    if (t->is_swx) return NULL;
+    if (want ? t->stmt == want : !t->is_label && (!loop || t->is_loop)) return t;
   }
   return NULL;
+}
+
+/* A yield's target: the innermost switch expression. */
+static DrFlowTarget *innermost_swx(DrFlow *f) {
+  for (DrFlowTarget *t = f->targets; t; t = t->outer) {
+    if (t->is_swx) return t;
+  }
+  return NULL;
+}
+
+/* L: body: a break L goes to its end. */
+static void fs_labeled(DrFlow *f, DrStmt *s) {
+  DrFlowTarget tg;
+  memset(&tg, 0, sizeof tg);
+  tg.is_label = true;
+  tg.stmt = s;
+  tg.brk = st_dead(f);
+  tg.outer = f->targets;
+  f->targets = &tg;
+  fs(f, s->body);
+  f->targets = tg.outer;
+  st_join(f, &f->s, &tg.brk);
 }
 
 static void fs_stmt(DrFlow *f, DrStmt *s);
@@ -608,21 +632,17 @@ static void fs_stmt(DrFlow *f, DrStmt *s) {
     fx(f, s->expr);
     fs_loop(f, s, LOOP_FOREACH);
     break;
-  case S_BREAK: {
-    DrFlowTarget *t = innermost(f, false, false);
-    if (t) jump_to(f, &t->brk);
-    else st_vacuous(f, &f->s, false);
-    break;
-  }
+  case S_LABELED: fs_labeled(f, s); break;
+  case S_BREAK:
   case S_CONTINUE: {
-    DrFlowTarget *t = innermost(f, true, false);
-    if (t) jump_to(f, &t->cont);
+    DrFlowTarget *t = jump_target(f, s);
+    if (t) jump_to(f, s->kind == S_BREAK ? &t->brk : &t->cont);
     else st_vacuous(f, &f->s, false);
     break;
   }
   case S_YIELD: {
     fx(f, s->expr);
-    DrFlowTarget *t = innermost(f, false, true);
+    DrFlowTarget *t = innermost_swx(f);
     if (t) jump_to(f, &t->brk);
     else st_vacuous(f, &f->s, false);
     break;

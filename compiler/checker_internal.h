@@ -99,6 +99,7 @@ typedef struct {
   int field_limit;       /* initializer code: fields of cls at index >= this
                             are forward references (-1: no check) */
   int scope_base;        /* first visible entry of the scope stack */
+  int label_base;        /* first visible entry of the label stack */
   int loop_depth;        /* enclosing loops (continue) */
   int break_depth;       /* enclosing loops and switches (break) */
   bool prelude;          /* drvm's library: sees every prelude class */
@@ -108,6 +109,7 @@ typedef struct {
                             from here on */
   struct DrChkLambda *lambda; /* the lambda whose body this is, or NULL */
   struct DrChkSwitchExpr *swx; /* the innermost switch expression around the code */
+  DrUnit *unit;          /* the file, where cls does not say (NULL: cls's) */
 } DrChkCtx;
 
 /* A lambda whose body is being checked (checker_lambda.c). */
@@ -127,7 +129,7 @@ typedef struct DrChkSwitchExpr {
 /* What a name names in a class (or, owner NULL, at top level): the
  * checker's namespaces (checker_index.c). */
 typedef enum {
-  CHK_NS_TYPE,         /* a top-level class of the user's program */
+  CHK_NS_TYPE,         /* a top-level class of the user's program, by qualified name */
   CHK_NS_PRELUDE_TYPE, /* a top-level class of the prelude */
   CHK_NS_NESTED,       /* a member class of owner */
   CHK_NS_FIELD,
@@ -157,6 +159,8 @@ typedef struct DrChecker {
   int *scope_prev;       /* per scope entry: the entry of the same name it shadows, or -1 */
   int scope_prev_cap;
   DrHashIdx scope_idx;   /* a name -> its innermost scope entry */
+  DrStmt **labels;       /* the labeled statements around the code being checked */
+  int nlabels, labels_cap;
   DrChkName *names;      /* what each class's names name (checker_index.c) */
   int nnames, names_cap;
   DrHashIdx name_idx;    /* (owner, namespace, name) -> entry of names */
@@ -226,6 +230,28 @@ bool chk_fold_unary(DrChecker *c, int op, DrConst a, DrType *t, DrConst *out);
 bool chk_fold_binary(DrChecker *c, int op, DrType *optype, DrConst a, DrConst b, DrConst *out);
 DrConst chk_const_concat(DrChecker *c, DrConst a, DrConst b);
 bool chk_const_equal(DrConst a, DrConst b);
+
+/* checker_annot.c: the annotations of a class, its members and their
+ * parameters; of a local variable declaration. */
+void chk_class_annotations(DrChecker *c, DrClassSym *k);
+void chk_local_annotations(DrChecker *c, const DrStmt *s);
+
+/* checker_units.c */
+const char *chk_qualify(DrChecker *c, const char *pkg, const char *name);
+/* The file of the code being checked (NULL: the prelude's, or none). */
+DrUnit *chk_cur_unit(DrChecker *c);
+const char *chk_package_of(DrClassSym *k);
+bool chk_same_package(DrChecker *c, DrClassSym *k);
+bool chk_class_accessible(DrChecker *c, DrClassSym *k);
+void chk_report_class_access(DrChecker *c, DrPos pos, DrClassSym *k);
+/* Whether pkg is a package of the program's own (or a prefix of one). */
+bool chk_user_package(DrChecker *c, const char *pkg);
+/* Resolves every file's imports and checks its package. */
+void chk_units_resolve(DrChecker *c);
+/* A simple class name at top level of the current file (JLS 6.4.1). */
+DrClassSym *chk_unit_class(DrChecker *c, const char *name);
+/* Sets prog->main_decl (compile.h's dr_check). */
+void chk_find_main(DrChecker *c);
 
 /* checker_lookup.c */
 DrType *chk_resolve_tref(DrChecker *c, DrTypeRef *tref);

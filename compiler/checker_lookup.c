@@ -1,5 +1,5 @@
 /* Name resolution for the checker: type names (JLS 6.5.5), member classes,
- * fields (JLS 8.3), accessibility (JLS 6.6, with DL's single package) and
+ * fields (JLS 8.3), accessibility (JLS 6.6) and
  * method resolution with overloading (JLS 15.12.2, without boxing and
  * varargs: phase 1 and 2 coincide). */
 #include <string.h>
@@ -7,13 +7,6 @@
 #include "checker_internal.h"
 
 /* ---------------------------------------------------------- type names */
-
-static bool prelude_visible(DrChecker *c, DrClassSym *k) {
-  if (c->cur.prelude) return true;
-  const char *pkg = k->decl ? k->decl->package : NULL;
-  if (!pkg || strcmp(pkg, "java.lang") == 0) return true;
-  return strcmp(pkg, "java.util") == 0 && strcmp(k->name, "Random") == 0 && c->prog->imports_random;
-}
 
 /* Supertype walks are bounded: a cycle that is still being resolved (and
  * not yet cut) must not hang them. */
@@ -59,32 +52,38 @@ DrClassSym *chk_find_class(DrChecker *c, const char *name, bool *is_package) {
     DrClassSym *m = chk_find_local_class(c, name);
     if (m) return m;
   }
-  DrClassSym *k = c->cur.prelude ? NULL : chk_name_get(c, NULL, CHK_NS_TYPE, name);
+  DrClassSym *k = c->cur.prelude ? chk_name_get(c, NULL, CHK_NS_PRELUDE_TYPE, name) : chk_unit_class(c, name);
   if (k) return k;
-  k = chk_name_get(c, NULL, CHK_NS_PRELUDE_TYPE, name);
-  if (k && prelude_visible(c, k)) return k;
   if (is_package) *is_package = chk_is_package(c, name);
   return NULL;
 }
 
+/* java.io and drvm are drvm's internals: the prelude sees them, the
+ * program does not. */
 bool chk_is_package(DrChecker *c, const char *pkg) {
-  static const char *const user_pkgs[] = {"java", "java.lang", "java.util"};
-  static const char *const all_pkgs[] = {"java", "java.lang", "java.util", "java.io", "drvm"};
+  static const char *const user_pkgs[] = {"java", "java.lang", "java.util", "java.lang.annotation"};
+  static const char *const all_pkgs[] = {"java", "java.lang", "java.util", "java.lang.annotation", "java.io", "drvm"};
   int n = c->cur.prelude ? (int)DR_ARRAY_LEN(all_pkgs) : (int)DR_ARRAY_LEN(user_pkgs);
   const char *const *list = c->cur.prelude ? all_pkgs : user_pkgs;
   for (int i = 0; i < n; i++)
     if (strcmp(list[i], pkg) == 0) return true;
-  return false;
+  return !c->cur.prelude && chk_user_package(c, pkg);
 }
 
 /* The prelude's top-level names are unique (a second one would be
  * reported and renamed), so the class of that name is the only candidate. */
 DrClassSym *chk_qualified_class(DrChecker *c, const char *pkg, const char *name) {
+  if (!c->cur.prelude) {
+    DrClassSym *own = chk_name_get(c, NULL, CHK_NS_TYPE, chk_qualify(c, pkg, name));
+    if (own) return own;
+  }
   DrClassSym *k = chk_name_get(c, NULL, CHK_NS_PRELUDE_TYPE, name);
   if (!k || !k->decl || !k->decl->package || strcmp(k->decl->package, pkg) != 0) return NULL;
-  /* a qualified name reaches java.lang and java.util; java.io and drvm
-   * are drvm's internals */
-  if (c->cur.prelude || strcmp(pkg, "java.lang") == 0 || strcmp(pkg, "java.util") == 0) return k;
+  /* a qualified name reaches java.lang, java.util and java.lang.annotation;
+   * java.io and drvm are drvm's internals */
+  if (c->cur.prelude || strcmp(pkg, "java.lang") == 0 || strcmp(pkg, "java.util") == 0 ||
+      strcmp(pkg, "java.lang.annotation") == 0)
+    return k;
   return NULL;
 }
 
@@ -175,6 +174,7 @@ DrType *chk_resolve_tref(DrChecker *c, DrTypeRef *tref) {
     t = prim_named(c, tref->name);
     if (!t) {
       DrClassSym *k = resolve_dotted(c, tref->name);
+      if (k && !chk_class_accessible(c, k)) chk_report_class_access(c, tref->pos, k);
       if (k) {
         t = k->type;
       } else {
@@ -195,13 +195,13 @@ DrType *chk_resolve_tref(DrChecker *c, DrTypeRef *tref) {
 /* -------------------------------------------------------------- access */
 
 /* Private members are accessible within the top-level class that encloses
- * their declaration; user code sees only the public and protected members
- * of the prelude (which lives in other packages). */
+ * their declaration, package-private ones within their package, protected
+ * ones there and in subclasses; the prelude lives in packages of its own. */
 bool chk_accessible(DrChecker *c, DrClassSym *owner, unsigned mods) {
   if (!owner) return true;
   if (mods & DR_MOD_PUBLIC) return true;
   if (mods & DR_MOD_PRIVATE) return c->cur.cls && chk_top(c->cur.cls) == chk_top(owner);
-  if (c->cur.prelude || !(owner->flags & DR_CLS_SYM_PRELUDE)) return true;
+  if (c->cur.prelude || chk_same_package(c, owner)) return true;
   if (mods & DR_MOD_PROTECTED) return c->cur.cls && chk_subclass(c->cur.cls, owner);
   return false;
 }

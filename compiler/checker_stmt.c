@@ -250,6 +250,40 @@ static void check_ctor_call(DrChecker *c, DrStmt *s, DrMethodSym *m) {
   if (!s->is_super) chk_method(m)->ctor_target = s->ctor;
 }
 
+/* L: body (JLS 14.7): L names body to the breaks and continues inside
+ * it, and may not be the label of a labeled statement around it. */
+static void check_labeled(DrChecker *c, DrStmt *s) {
+  for (int i = c->cur.label_base; i < c->nlabels; i++)
+    if (strcmp(c->labels[i]->label, s->label) == 0) {
+      chk_error(c, s->pos, "label %s already in use", s->label);
+      break;
+    }
+  DR_ARENA_PUSH(c->arena, c->labels, c->nlabels, c->labels_cap, s);
+  check_scoped(c, s->body);
+  c->nlabels--;
+}
+
+static bool is_loop(const DrStmt *s) {
+  return s && (s->kind == S_WHILE || s->kind == S_DO || s->kind == S_FOR || s->kind == S_FOREACH);
+}
+
+/* The labeled statement `break L;` leaves or `continue L;` continues
+ * (JLS 14.15, 14.16): the innermost enclosing one labeled L, whose body is
+ * a loop for continue. */
+static DrStmt *label_target(DrChecker *c, DrStmt *s) {
+  for (int i = c->nlabels - 1; i >= c->cur.label_base; i--) {
+    DrStmt *l = c->labels[i];
+    if (strcmp(l->label, s->label) != 0) continue;
+    if (s->kind == S_CONTINUE && !is_loop(l->body)) {
+      chk_error(c, s->pos, "not a loop label: %s", s->label);
+      return NULL;
+    }
+    return l;
+  }
+  chk_error(c, s->pos, "undefined label: %s", s->label);
+  return NULL;
+}
+
 void chk_stmt(DrChecker *c, DrStmt *s) {
   if (!s) return;
   switch (s->kind) {
@@ -259,7 +293,10 @@ void chk_stmt(DrChecker *c, DrStmt *s) {
     chk_scope_pop(c, saved);
     break;
   }
-  case S_LOCAL: check_local_decl(c, s); break;
+  case S_LOCAL:
+    chk_local_annotations(c, s);
+    check_local_decl(c, s);
+    break;
   case S_EXPR:
     if (s->expr) chk_expr(c, s->expr);
     break;
@@ -299,12 +336,15 @@ void chk_stmt(DrChecker *c, DrStmt *s) {
     break;
   }
   case S_FOREACH: check_foreach(c, s); break;
+  case S_LABELED: check_labeled(c, s); break;
   case S_BREAK:
-    if (c->cur.break_depth == 0)
+    if (s->label) s->target = label_target(c, s);
+    else if (c->cur.break_depth == 0)
       chk_error(c, s->pos, c->cur.swx ? "attempt to break out of a switch expression" : "break outside switch or loop");
     break;
   case S_CONTINUE:
-    if (c->cur.loop_depth == 0)
+    if (s->label) s->target = label_target(c, s);
+    else if (c->cur.loop_depth == 0)
       chk_error(c, s->pos, c->cur.swx ? "attempt to continue out of a switch expression" : "continue outside of loop");
     break;
   case S_RETURN: check_return(c, s); break;
@@ -343,6 +383,7 @@ static void enter(DrChecker *c, DrClassSym *k, DrMethodSym *m, bool is_static) {
   c->cur.is_static = is_static;
   c->cur.prelude = (k->flags & DR_CLS_SYM_PRELUDE) != 0;
   chk_class_scope(c, k);
+  c->cur.label_base = c->nlabels;
   c->cur.field_limit = -1;
 }
 

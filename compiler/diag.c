@@ -35,13 +35,23 @@ void dr_error(DrDiagList *d, DrPos pos, const char *fmt, ...) {
   DR_PUSH(d->items, d->count, d->cap, e);
 }
 
+/* Files by path (the prelude's errors, without one, first), then by
+ * position. */
+static bool diag_after(const DrDiag *a, const DrDiag *b) {
+  if (a->src != b->src) {
+    const char *pa = a->src && a->src->path ? a->src->path : "";
+    const char *pb = b->src && b->src->path ? b->src->path : "";
+    return strcmp(pa, pb) > 0;
+  }
+  return a->line > b->line || (a->line == b->line && a->col > b->col);
+}
+
 /* Insertion sort: stable, and error lists are short. */
 void dr_diag_sort(DrDiagList *d) {
   for (int i = 1; i < d->count; i++) {
     DrDiag x = d->items[i];
     int j = i - 1;
-    while (j >= 0 && d->items[j].src == x.src &&
-           (d->items[j].line > x.line || (d->items[j].line == x.line && d->items[j].col > x.col))) {
+    while (j >= 0 && diag_after(&d->items[j], &x)) {
       d->items[j + 1] = d->items[j];
       j--;
     }

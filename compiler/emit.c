@@ -81,6 +81,9 @@ static void all_classes(Em *E, void (*fn)(Em *, DrClassSym *)) {
 static void create_class(Em *E, DrClassSym *k) {
   DrClass *c = dr_class_new(E->vm, k->binary_name);
   k->rt = c;
+  DrClassDecl *top = k->decl;
+  while (top->outer) top = top->outer;
+  if (top->unit && top->unit->src) c->source_file = top->unit->src->file_name;
   if (is_interface(k)) c->flags |= DR_CLS_INTERFACE;
   if (k->flags & DR_CLS_SYM_ABSTRACT) c->flags |= DR_CLS_ABSTRACT;
   if (k->flags & DR_CLS_SYM_FINAL) c->flags |= DR_CLS_FINAL;
@@ -562,10 +565,5 @@ DrClass *dr_emit(DrVM *vm, DrArena *arena, DrTypes *types, DrProgram *prog) {
   free(E.open_vars);
   free(E.reg_var);
 
-  DrClassSym *main_sym = NULL;
-  for (int i = 0; i < prog->nclasses && !main_sym; i++) {
-    DrClassDecl *d = prog->classes[i];
-    if (!d->from_prelude && d->sym && prog->main_class && strcmp(d->name, prog->main_class) == 0) main_sym = d->sym;
-  }
-  return main_sym ? main_sym->rt : NULL;
+  return prog->main_decl && prog->main_decl->sym ? prog->main_decl->sym->rt : NULL;
 }

@@ -965,6 +965,12 @@ int em_expr(Em *E, DrExpr *e, int dst) {
     if (r != s) em_free(E, s);
     return finish(E, r, dst);
   }
+  case E_CLASS_LIT: {
+    if (dst == EM_DISCARD) return -1;
+    int r = result_reg(E, dst, e->type);
+    em_op(E, DR_OP_CLASSLOCK, 2, r, em_class_rt(E, e->tref.resolved)->id);
+    return finish(E, r, dst);
+  }
   case E_INSTANCEOF: {
     int o = em_expr(E, e->target, EM_ANY);
     em_free(E, o);

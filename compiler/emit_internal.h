@@ -31,11 +31,12 @@ typedef struct {
 /* A statement that a break, continue or return may have to leave:
  * loops and switches are targets; try-finally and synchronized have
  * cleanup code to run on the way out. */
-typedef enum { CTX_LOOP, CTX_SWITCH, CTX_SWITCH_EXPR, CTX_FINALLY, CTX_SYNC } EmCtxKind;
+typedef enum { CTX_LOOP, CTX_SWITCH, CTX_SWITCH_EXPR, CTX_LABEL, CTX_FINALLY, CTX_SYNC } EmCtxKind;
 
 typedef struct {
   EmCtxKind kind;
-  EmLabel *brk, *cont;   /* CTX_LOOP / CTX_SWITCH; CTX_SWITCH_EXPR: brk is its end */
+  const DrStmt *stmt;    /* CTX_LOOP / CTX_SWITCH / CTX_LABEL: the statement */
+  EmLabel *brk, *cont;   /* CTX_LOOP / CTX_SWITCH (brk), CTX_LABEL (brk); CTX_SWITCH_EXPR: brk is its end */
   int result_reg;        /* CTX_SWITCH_EXPR: where yield puts the value */
   DrStmt *finally_body;  /* CTX_FINALLY */
   int lock_reg;          /* CTX_SYNC */

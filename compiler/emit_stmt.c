@@ -72,8 +72,9 @@ static void jump_out(Em *E, int floor, EmLabel *target, int ret) {
 
 /* ---------------------------------------------------------------- loops */
 
-static int push_loop(Em *E, EmCtxKind kind, EmLabel *brk, EmLabel *cont) {
+static int push_loop(Em *E, EmCtxKind kind, const DrStmt *s, EmLabel *brk, EmLabel *cont) {
   int i = push_ctx(E, kind);
+  E->ctx[i].stmt = s;
   E->ctx[i].brk = brk;
   E->ctx[i].cont = cont;
   return i;
@@ -99,14 +100,14 @@ static void labels_free(EmLabel *a, EmLabel *b, EmLabel *c) {
 
 /* while / for: the test sits at the bottom, so each iteration runs one
  * conditional branch. */
-static void loop(Em *E, DrExpr *cond, DrStmt *body, DrExpr **updates, int nupdates) {
+static void loop(Em *E, const DrStmt *s, DrExpr *cond, DrStmt *body, DrExpr **updates, int nupdates) {
   EmLabel top, cont, end, test;
   labels_init(&top, &cont, &end);
   em_label_init(&test);
   bool always = !cond || (cond->is_const && cond->cval.i);
   if (!always) em_jmp(E, &test);
   em_bind(E, &top);
-  push_loop(E, CTX_LOOP, &end, &cont);
+  push_loop(E, CTX_LOOP, s, &end, &cont);
   em_stmt(E, body);
   pop_ctx(E);
   em_bind(E, &cont);
@@ -130,7 +131,7 @@ static void do_loop(Em *E, DrStmt *s) {
   EmLabel top, cont, end;
   labels_init(&top, &cont, &end);
   em_bind(E, &top);
-  push_loop(E, CTX_LOOP, &end, &cont);
+  push_loop(E, CTX_LOOP, s, &end, &cont);
   em_stmt(E, s->body);
   pop_ctx(E);
   em_bind(E, &cont);
@@ -166,7 +167,7 @@ static void foreach(Em *E, DrStmt *s) {
   }
   int scope = em_scope_open(E);
   em_var_local(E, var, true);
-  push_loop(E, CTX_LOOP, &end, &cont);
+  push_loop(E, CTX_LOOP, s, &end, &cont);
   em_stmt(E, s->body);
   pop_ctx(E);
   em_scope_close(E, scope);
@@ -181,11 +182,27 @@ static void foreach(Em *E, DrStmt *s) {
   em_label_free(&test);
 }
 
+/* L: body; a break L jumps to its end. */
+static void labeled_stmt(Em *E, DrStmt *s) {
+  EmLabel end;
+  em_label_init(&end);
+  push_loop(E, CTX_LABEL, s, &end, NULL);
+  em_stmt(E, s->body);
+  pop_ctx(E);
+  em_bind(E, &end);
+  em_label_free(&end);
+}
+
+/* break / continue: to the innermost loop (or switch), or with a label to
+ * the labeled statement's end (break) or the loop it labels (continue). */
 static void jump_stmt(Em *E, DrStmt *s) {
   bool is_break = s->kind == S_BREAK;
+  const DrStmt *want = !s->target ? NULL : is_break ? s->target : s->target->body;
   for (int i = E->nctx - 1; i >= 0; i--) {
     EmCtx *c = &E->ctx[i];
-    if (c->kind == CTX_LOOP || (is_break && c->kind == CTX_SWITCH)) {
+    bool hit = want ? c->stmt == want && (is_break || c->kind == CTX_LOOP)
+                    : c->kind == CTX_LOOP || (is_break && c->kind == CTX_SWITCH);
+    if (hit) {
       jump_out(E, i, is_break ? c->brk : c->cont, -1);
       return;
     }
@@ -298,7 +315,7 @@ void em_switch(Em *E, DrStmt *s, int result) {
     free(cases);
   }
   em_free(E, sel);
-  int ci = push_loop(E, s->is_expr ? CTX_SWITCH_EXPR : CTX_SWITCH, &end, NULL);
+  int ci = push_loop(E, s->is_expr ? CTX_SWITCH_EXPR : CTX_SWITCH, s, &end, NULL);
   E->ctx[ci].result_reg = result;
   int scope = em_scope_open(E); /* the switch block is one scope */
   for (int i = 0; i < n; i++) {
@@ -495,16 +512,17 @@ void em_stmt(Em *E, DrStmt *s) {
     em_label_free(&end);
     break;
   }
-  case S_WHILE: loop(E, s->expr, s->body, NULL, 0); break;
+  case S_WHILE: loop(E, s, s->expr, s->body, NULL, 0); break;
   case S_DO: do_loop(E, s); break;
   case S_FOR: {
     int scope = em_scope_open(E);
     em_stmts(E, s->stmts, s->nstmts);
-    loop(E, s->expr, s->body, s->updates, s->nupdates);
+    loop(E, s, s->expr, s->body, s->updates, s->nupdates);
     em_scope_close(E, scope);
     break;
   }
   case S_FOREACH: foreach(E, s); break;
+  case S_LABELED: labeled_stmt(E, s); break;
   case S_BREAK:
   case S_CONTINUE: jump_stmt(E, s); break;
   case S_RETURN: return_stmt(E, s); break;

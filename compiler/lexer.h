@@ -86,6 +86,10 @@ typedef struct {
   bool aborted;  /* nesting limit hit: the rest of the file is skipped */
   bool no_lambda;/* parsing a case label: `x ->` is an arrow case, not a lambda */
   const char *package; /* prelude: the current `package` */
+  DrUnit *unit;        /* the file being parsed */
+  DrAnnotation *annots;/* the annotations the last modifiers had (parse_take_annots) */
+  int nannots, annots_cap;
+  int imports_cap;
 } DrParser;
 
 enum { DR_PARSE_MAX_DEPTH = 500 };

@@ -268,10 +268,35 @@ static unsigned parse_modifier_bit(DrTokKind k) {
   }
 }
 
+/* @Name or @Name(...): the checker resolves the name; the arguments
+ * (element values) are skipped. */
+static void parse_annotation(DrParser *p) {
+  DrAnnotation a;
+  a.pos = parse_advance(p)->pos;
+  DrPos pos;
+  a.name = parse_ident(p, &pos);
+  while (parse_at(p, T_DOT) && parse_peek(p, 1)->kind == T_IDENT) {
+    a.name = dr_arena_printf(p->arena, "%s.%s", a.name, parse_peek(p, 1)->text);
+    p->pos += 2;
+  }
+  if (parse_at(p, T_LPAREN)) parse_skip_group(p);
+  DR_ARENA_PUSH(p->arena, p->annots, p->nannots, p->annots_cap, a);
+}
+
+/* The annotations parsed since the last call, for the declaration they
+ * belong to. */
+static void parse_take_annots(DrParser *p, DrAnnotation **out, int *n) {
+  *out = p->annots;
+  *n = p->nannots;
+  p->annots = NULL;
+  p->nannots = p->annots_cap = 0;
+}
+
 /* Modifiers and annotations.  `default` counts as one only in class
  * bodies (interface default methods, which the checker rejects). */
 unsigned parse_modifiers(DrParser *p, bool in_class_body) {
   unsigned mods = 0;
+  parse_take_annots(p, &(DrAnnotation *){NULL}, &(int){0}); /* none left over from a broken declaration */
   for (;;) {
     DrToken *t = parse_cur(p);
     unsigned m = parse_modifier_bit(t->kind);
@@ -279,12 +304,7 @@ unsigned parse_modifiers(DrParser *p, bool in_class_body) {
     if (t->kind == T_DEFAULT && in_class_body) m = DR_MOD_DEFAULT;
     if (t->kind == T_AT) {
       if (parse_peek(p, 1)->kind == T_INTERFACE) return mods; /* @interface: a declaration */
-      parse_unsupported(p, t->pos, "annotations are");
-      parse_advance(p);
-      DrPos pos;
-      (void)parse_ident(p, &pos);
-      while (parse_at(p, T_DOT) && parse_peek(p, 1)->kind == T_IDENT) p->pos += 2;
-      if (parse_at(p, T_LPAREN)) parse_skip_group(p);
+      parse_annotation(p);
       continue;
     }
     if (t->kind == T_IDENT && (strcmp(t->text, "sealed") == 0 || strcmp(t->text, "non") == 0)) {
@@ -347,12 +367,14 @@ static void parse_params(DrParser *p, DrParam **out, int *n) {
     memset(&pm, 0, sizeof pm);
     DrPos mpos = parse_cur(p)->pos;
     unsigned mods = parse_modifiers(p, false);
+    parse_take_annots(p, &pm.annots, &pm.nannots);
     if (mods & ~(unsigned)DR_MOD_FINAL) parse_error(p, mpos, "modifier not allowed here");
     pm.is_final = (mods & DR_MOD_FINAL) != 0;
     parse_type(p, &pm.tref, false);
     if (parse_accept(p, T_ELLIPSIS)) {
       pm.is_varargs = true;
       pm.tref.dims++;
+      pm.is_varargs = true;
     }
     pm.name = parse_ident(p, &pm.pos);
     if (*n > 0 && (*out)[*n - 1].is_varargs)
@@ -376,6 +398,15 @@ static void parse_method_rest(DrParser *p, DrMember *m) {
     m->ret.dims++;
   }
   if (parse_accept(p, T_THROWS)) parse_type_list(p, &m->throws, &m->nthrows);
+  if (parse_at(p, T_DEFAULT) && m->kind == M_METHOD) {
+    /* an annotation element's default value (JLS 9.6.2), skipped as
+     * annotations' arguments are */
+    parse_advance(p);
+    while (!parse_at(p, T_SEMI) && !parse_at(p, T_EOF) && !parse_at(p, T_RBRACE)) {
+      if (parse_at(p, T_LPAREN) || parse_at(p, T_LBRACE)) parse_skip_group(p);
+      else parse_advance(p);
+    }
+  }
   if (parse_at(p, T_LBRACE)) m->body = parse_block(p);
   else if (!parse_accept(p, T_SEMI)) parse_error_expected(p, "'{' or ';'");
 }
@@ -391,6 +422,7 @@ void parse_member(DrParser *p, DrClassDecl *d, int *cap) {
   memset(&m, 0, sizeof m);
   m.pos = parse_cur(p)->pos;
   m.mods = parse_modifiers(p, true);
+  if (!parse_at_type_decl(p)) parse_take_annots(p, &m.annots, &m.nannots); /* else the class's */
 
   if (parse_at(p, T_LBRACE)) {
     m.kind = M_INIT;
@@ -467,34 +499,35 @@ DrClassDecl *parse_anon_body(DrParser *p, DrPos pos) {
   return d;
 }
 
-/* Skips an unsupported declaration (enum, record, @interface): its
- * header up to `{`, then the body. */
-static void parse_skip_decl(DrParser *p) {
-  while (!parse_at(p, T_LBRACE) && !parse_at(p, T_EOF) && !parse_at(p, T_SEMI) && !parse_at(p, T_RBRACE)) {
-    if (parse_at(p, T_LPAREN)) parse_skip_group(p);
-    else parse_advance(p);
-  }
-  if (parse_at(p, T_LBRACE)) parse_skip_group(p);
-}
-
-/* A class or interface declaration at its keyword; NULL for the
- * unsupported kinds (reported and skipped). */
+/* A class, interface, enum, record or annotation type declaration at
+ * its keyword. */
 static DrClassDecl *parse_type_decl(DrParser *p, unsigned mods, DrClassDecl *outer) {
   DrToken *kw = parse_cur(p);
-  if (kw->kind == T_ENUM) return parse_enum(p, mods, outer);
-  if (kw->kind == T_IDENT) return parse_record(p, mods, outer);
-  if (kw->kind == T_AT) {
-    parse_unsupported(p, kw->pos, "annotations are");
-    parse_skip_decl(p);
-    return NULL;
+  if (kw->kind == T_ENUM || kw->kind == T_IDENT) { /* enum, record */
+    DrAnnotation *annots = NULL;
+    int nannots = 0;
+    parse_take_annots(p, &annots, &nannots);
+    DrClassDecl *d = kw->kind == T_ENUM ? parse_enum(p, mods, outer) : parse_record(p, mods, outer);
+    if (d) {
+      d->annots = annots;
+      d->nannots = nannots;
+    }
+    return d;
+  }
+  DrClassDecl *d = dr_arena_alloc(p->arena, sizeof *d);
+  parse_take_annots(p, &d->annots, &d->nannots);
+  if (kw->kind == T_AT) { /* @interface */
+    parse_advance(p);
+    d->is_annotation = true;
+    kw = parse_cur(p);
   }
   parse_advance(p);
-  DrClassDecl *d = dr_arena_alloc(p->arena, sizeof *d);
   d->is_interface = kw->kind == T_INTERFACE;
   d->mods = mods;
   d->outer = outer;
   d->from_prelude = p->prelude;
-  d->package = p->prelude ? p->package : NULL;
+  d->package = p->prelude ? p->package : p->unit->package;
+  d->unit = p->unit;
   d->name = parse_ident(p, &d->pos);
   if (parse_at(p, T_LT)) parse_skip_type_args(p);
   if (parse_accept(p, T_EXTENDS)) {
@@ -597,7 +630,13 @@ static DrStmt *parse_block_stmt(DrParser *p) {
   if (mods_first) {
     unsigned mods = parse_local_modifiers(p);
     if (parse_at_type_decl(p)) return parse_local_class(p, mods, pos);
-    return parse_local_decl(p, (mods & DR_MOD_FINAL) != 0, pos);
+    DrAnnotation *annots;
+    int nannots;
+    parse_take_annots(p, &annots, &nannots);
+    DrStmt *s = parse_local_decl(p, (mods & DR_MOD_FINAL) != 0, pos);
+    s->annots = annots;
+    s->nannots = nannots;
+    return s;
   }
   if (parse_at_yield(p)) return parse_yield(p);
   if (parse_at_type_decl(p) && !(t->kind == T_IDENT && parse_peek(p, 2)->kind != T_LPAREN))
@@ -780,10 +819,7 @@ static DrStmt *parse_statement_inner(DrParser *p) {
   case T_CONTINUE:
     parse_advance(p);
     s = parse_new_stmt(p, t->kind == T_BREAK ? S_BREAK : S_CONTINUE, pos);
-    if (parse_at(p, T_IDENT)) {
-      parse_unsupported(p, parse_cur(p)->pos, "labels are");
-      parse_advance(p);
-    }
+    if (parse_at(p, T_IDENT)) s->label = parse_advance(p)->text;
     parse_expect(p, T_SEMI);
     return s;
   case T_RETURN:
@@ -826,9 +862,11 @@ static DrStmt *parse_statement_inner(DrParser *p) {
   case T_IDENT:
     if (parse_at_yield(p)) return parse_yield(p);
     if (parse_peek(p, 1)->kind != T_COLON) break;
-    parse_unsupported(p, pos, "labels are");
+    s = parse_new_stmt(p, S_LABELED, pos);
+    s->label = t->text;
     p->pos += 2;
-    return parse_statement(p);
+    s->body = parse_statement(p);
+    return s;
   case T_ELSE:
     parse_error(p, pos, "'else' without 'if'");
     parse_advance(p);
@@ -870,6 +908,7 @@ DrStmt *parse_statement(DrParser *p) {
 
 /* -------------------------------------------------- compilation unit */
 
+/* Imports are resolved by the checker, which knows every file's classes. */
 static void parse_import(DrParser *p) {
   DrPos pos = parse_advance(p)->pos;
   bool is_static = parse_accept(p, T_STATIC);
@@ -878,19 +917,37 @@ static void parse_import(DrParser *p) {
   parse_expect(p, T_SEMI);
   if (is_static) {
     parse_unsupported(p, pos, "static imports are");
-  } else if (strcmp(name, "java.util.Random") == 0 || strcmp(name, "java.util.*") == 0) {
-    p->prog->imports_random = true;
-  } else if (strcmp(name, "<error>") != 0 && !strstr(name, ".<error>")) {
-    parse_error_always(p, npos, "unknown import '%s' (DL only provides java.util.Random)", name);
+    return;
   }
+  if (strcmp(name, "<error>") == 0 || strstr(name, ".<error>")) return;
+  DrImport im = {name, false, npos, NULL};
+  size_t n = strlen(name);
+  if (n > 2 && strcmp(name + n - 2, ".*") == 0) {
+    im.on_demand = true;
+    im.name = dr_arena_strndup(p->arena, name, n - 2);
+  }
+  DR_ARENA_PUSH(p->arena, p->unit->imports, p->unit->nimports, p->imports_cap, im);
 }
 
 static void parse_package(DrParser *p) {
-  DrPos pos = parse_advance(p)->pos;
+  parse_advance(p);
+  DrPos npos = parse_cur(p)->pos;
   const char *name = parse_qualified_name(p, false);
   parse_expect(p, T_SEMI);
-  if (p->prelude) p->package = name;
-  else parse_unsupported(p, pos, "packages are");
+  if (p->prelude) {
+    p->package = name;
+  } else if (strcmp(name, "<error>") != 0 && !strstr(name, ".<error>")) {
+    p->unit->package = name;
+    p->unit->package_pos = npos;
+  }
+}
+
+static void parse_add_unit(DrParser *p) {
+  DrProgram *prog = p->prog;
+  DrUnit **all = dr_arena_alloc(p->arena, sizeof *all * (size_t)(prog->nunits + 1));
+  if (prog->nunits) memcpy(all, prog->units, sizeof *all * (size_t)prog->nunits);
+  all[prog->nunits++] = p->unit;
+  prog->units = all;
 }
 
 bool dr_parse(DrArena *arena, DrDiagList *diags, const DrSource *src, bool prelude, DrProgram *prog) {
@@ -904,23 +961,28 @@ bool dr_parse(DrArena *arena, DrDiagList *diags, const DrSource *src, bool prelu
   p.prog = prog;
   p.prelude = prelude;
   p.toks = dr_lex_all(&lx, &p.ntoks);
+  p.unit = dr_arena_alloc(arena, sizeof *p.unit);
+  p.unit->src = src;
+  p.unit->prelude = prelude;
+  if (!prelude) parse_add_unit(&p);
 
   /* This file's classes are collected here and appended in one go:
    * prog->classes keeps no capacity across calls. */
   DrClassDecl **classes = NULL;
   int n = 0, cap = 0;
-  bool seen_type = false;
+  bool seen_type = false, seen_import = false, seen_package = false;
   while (!parse_at(&p, T_EOF)) {
     int start = p.pos;
     DrTokKind k = parse_cur(&p)->kind;
     if (k == T_SEMI) {
       parse_advance(&p);
     } else if (k == T_PACKAGE) {
-      if (seen_type && !prelude) {
+      if (!prelude && (seen_type || seen_import || seen_package)) {
         parse_error(&p, parse_cur(&p)->pos, "class, interface, enum, or record expected");
         parse_sync_top(&p);
       } else {
         parse_package(&p);
+        seen_package = true;
       }
     } else if (k == T_IMPORT) {
       if (seen_type) {
@@ -928,16 +990,14 @@ bool dr_parse(DrArena *arena, DrDiagList *diags, const DrSource *src, bool prelu
         parse_sync_top(&p);
       } else {
         parse_import(&p);
+        seen_import = true;
       }
     } else if (parse_can_start_type_decl(&p)) {
       unsigned mods = parse_modifiers(&p, false);
       seen_type = true;
       if (parse_at_type_decl(&p)) {
         DrClassDecl *d = parse_type_decl(&p, mods, NULL);
-        if (d) {
-          DR_ARENA_PUSH(arena, classes, n, cap, d);
-          if (!prelude && !prog->main_class && !d->is_interface) prog->main_class = d->name;
-        }
+        if (d) DR_ARENA_PUSH(arena, classes, n, cap, d);
       } else if (!parse_at(&p, T_EOF)) {
         parse_error(&p, parse_cur(&p)->pos, "class, interface, enum, or record expected");
         parse_sync_top(&p);

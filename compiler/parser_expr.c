@@ -341,15 +341,33 @@ static DrExpr *parse_literal(DrParser *p) {
   return e;
 }
 
-/* `int.class`, `int[].class`: reported; anything else after a primitive
- * type is not an expression. */
+/* A class literal (JLS 15.8.2) of the type named name with dims []s. */
+static DrExpr *parse_class_lit(DrParser *p, const char *name, int dims, DrPos pos) {
+  DrExpr *e = parse_new_expr(p, E_CLASS_LIT, pos);
+  e->tref.name = name;
+  e->tref.dims = dims;
+  e->tref.pos = pos;
+  return e;
+}
+
+/* The dotted name an expression a.b.c spells, or NULL. */
+static const char *parse_name_of(DrParser *p, const DrExpr *e) {
+  if (e->kind == E_NAME) return e->name;
+  if (e->kind != E_FIELD_ACCESS || e->is_super || !e->target) return NULL;
+  const char *q = parse_name_of(p, e->target);
+  return q ? dr_arena_printf(p->arena, "%s.%s", q, e->name) : NULL;
+}
+
+/* `int.class`, `int[].class`; anything else after a primitive type is not
+ * an expression. */
 static DrExpr *parse_primtype_in_expr(DrParser *p) {
   DrToken *t = parse_cur(p);
   int i = p->pos + 1;
   while (parse_kind_at(p, i) == T_LBRACKET && parse_kind_at(p, i + 1) == T_RBRACKET) i += 2;
   if (parse_kind_at(p, i) == T_DOT && parse_kind_at(p, i + 1) == T_CLASS) {
-    parse_unsupported(p, t->pos, "class literals are");
+    int dims = (i - p->pos - 1) / 2;
     p->pos = i + 2;
+    return parse_class_lit(p, dr_token_spelling(t->kind), dims, t->pos);
   } else if (parse_kind_at(p, i) == T_COLONCOLON) {
     p->pos = i;
     parse_unsupported(p, t->pos, "array constructor references are");
@@ -423,9 +441,11 @@ static DrExpr *parse_primary(DrParser *p) {
     e->sw = parse_switch(p, pos, true);
     return e;
   }
-  case T_AT:
-    parse_unsupported(p, pos, "annotations are");
+  case T_AT: /* an annotation where an expression belongs: skipped whole */
+    parse_error(p, pos, "illegal start of expression");
     parse_advance(p);
+    while (parse_at(p, T_IDENT) || parse_at(p, T_DOT)) parse_advance(p);
+    if (parse_at(p, T_LPAREN)) parse_skip_group(p);
     return parse_placeholder(p, pos);
   default:
     if (parse_is_primtype(t->kind)) return parse_primtype_in_expr(p);
@@ -453,10 +473,15 @@ static DrExpr *parse_selector(DrParser *p, DrExpr *e) {
       if (x->kind == E_CALL) parse_args(p, &x->args, &x->nargs);
       return x;
     }
-    case T_CLASS:
-      parse_unsupported(p, n->pos, "class literals are");
+    case T_CLASS: {
       parse_advance(p);
-      return e;
+      const char *name = parse_name_of(p, e);
+      if (!name) {
+        parse_error(p, n->pos, "<identifier> expected");
+        return e;
+      }
+      return parse_class_lit(p, name, 0, e->pos);
+    }
     case T_THIS: {
       parse_advance(p);
       DrExpr *x = parse_new_expr(p, E_THIS, e->pos);
@@ -480,10 +505,13 @@ static DrExpr *parse_selector(DrParser *p, DrExpr *e) {
   case T_LBRACKET: {
     if (parse_peek(p, 1)->kind == T_RBRACKET) {
       /* Foo[].class or Foo[]::new */
-      while (parse_at(p, T_LBRACKET) && parse_peek(p, 1)->kind == T_RBRACKET) p->pos += 2;
+      int dims = 0;
+      for (; parse_at(p, T_LBRACKET) && parse_peek(p, 1)->kind == T_RBRACKET; dims++) p->pos += 2;
       if (parse_at(p, T_DOT) && parse_peek(p, 1)->kind == T_CLASS) {
-        parse_unsupported(p, parse_peek(p, 1)->pos, "class literals are");
         p->pos += 2;
+        const char *name = parse_name_of(p, e);
+        if (name) return parse_class_lit(p, name, dims, e->pos);
+        parse_error(p, e->pos, "<identifier> expected");
       } else if (parse_at(p, T_COLONCOLON)) {
         parse_unsupported(p, pos, "array constructor references are");
         (void)parse_method_ref(p, e);

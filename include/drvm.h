@@ -174,6 +174,7 @@ typedef struct {
   int nlibs;
   const char *source_name;  /* the name stack traces show (default: the file's base name) */
   const char *rerun;        /* the command that reruns this run, shown in race reports */
+  const char *main_class;   /* the class whose main starts the program ("a.b.Main"; NULL: see drvm_compile_files) */
 } DrvmConfig;
 
 /* Fills c with the defaults. */
@@ -208,9 +209,16 @@ const char *drvm_error(const DrVM *vm);
 
 /* Compiles a program (from a file, or from text in memory named name).
  * false: compile errors (drvm_diag_count > 0) or an unreadable file
- * (drvm_error).  A VM compiles one program. */
+ * (drvm_error).  A VM compiles one program: one call, of one of these. */
 bool drvm_compile_file(DrVM *vm, const char *path);
 bool drvm_compile_string(DrVM *vm, const char *name, const char *text, size_t len);
+/* A program of several files, compiled together as `javac *.java` does
+ * (each may declare a package and import the others' classes).  The main
+ * class is DrvmConfig.main_class, else, for one file, its first class (as
+ * `java prog.java`), else the one class that declares public static void
+ * main(String[]).  Stack traces name each class's own file. */
+bool drvm_compile_files(DrVM *vm, int n, const char *const *paths);
+bool drvm_compile_strings(DrVM *vm, int n, const char *const *names, const char *const *texts, const size_t *lens);
 
 /* A compile error, as data. */
 typedef struct {

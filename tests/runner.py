@@ -7,7 +7,13 @@
 
 Runs every tests/**/*.dl program (default path: tests/lang) with
 `drvm run FILE -- ARGS` and checks it against expectations written as
-comments in the program itself:
+comments in the program itself.  A directory called NAME.prog is one
+program of several files (its .dl and .java files, run as `drvm run DIR`;
+the directives may be in any of them, and an `expect error` line names a
+line of the file it is written in; the JDK compiles them all with javac,
+each .dl copied to a .java of the same name, and runs the main class:
+the one given by `// drvm: --main CLASS`, else the one declaring main).
+The directives:
 
   // expect: TEXT                  one line of stdout (all of them, in order,
                                    must equal stdout line by line)
@@ -229,10 +235,30 @@ def strip_comments_and_strings(text):
                   " ", text, flags=re.S)
 
 
+def program_files(path):
+    """The source files of a test: the file itself, or a .prog directory's files."""
+    if not os.path.isdir(path):
+        return [path]
+    files = []
+    for dirpath, dirnames, filenames in os.walk(path):
+        dirnames.sort()
+        files += [os.path.join(dirpath, f) for f in sorted(filenames) if f.endswith((".dl", ".java"))]
+    return files
+
+
 def parse_test(path):
     t = Test(path)
-    with open(path, encoding="utf-8", errors="surrogateescape") as f:
-        text = f.read()
+    texts = []
+    for fpath in program_files(path):
+        with open(fpath, encoding="utf-8", errors="surrogateescape") as f:
+            texts.append(f.read())
+        parse_directives(t, os.path.basename(fpath), texts[-1])
+    text = "\n".join(texts)
+    finish_test(t, text)
+    return t
+
+
+def parse_directives(t, fname, text):
     for lineno, line in enumerate(text.split("\n"), 1):
         line = line.rstrip("\r")
         d = RE_DIRECTIVE.search(line)
@@ -251,7 +277,7 @@ def parse_test(path):
             if not m:
                 t.problems.append("line %d: malformed '// expect error: LINE: MESSAGE'" % lineno)
             else:
-                t.errors.append((int(m.group(1)), m.group(2)))
+                t.errors.append((fname, int(m.group(1)), m.group(2)))
         elif kind == "expect runtime error":
             t.runtime = RE_RUNTIME.search(line).group(1)
         elif kind == "expect exit":
@@ -294,6 +320,9 @@ def parse_test(path):
                 t.problems.append("line %d: malformed '// seeds: N' (N >= 1)" % lineno)
             else:
                 t.seeds = int(m.group(1))
+
+
+def finish_test(t, text):
     t.native = re.search(r"\bnative\b", strip_comments_and_strings(text)) is not None
     if t.errors and t.runtime is not None:
         t.problems.append("both 'expect error' and 'expect runtime error'")
@@ -307,7 +336,6 @@ def parse_test(path):
         t.problems.append("'race', 'eraser' or 'hybrid' outside a races directory")
     if t.race_label not in (None, "norace") and (t.false_alarms["eraser"] or t.false_alarms["hybrid"]):
         t.problems.append("'eraser'/'hybrid' false alarms are declared on norace files only")
-    return t
 
 
 def parse_locs(text):
@@ -317,9 +345,13 @@ def parse_locs(text):
 def discover(paths):
     files = []
     for p in paths:
-        if os.path.isdir(p):
+        if os.path.isdir(p) and p.rstrip("/").endswith(".prog"):
+            files.append(p)
+        elif os.path.isdir(p):
             for dirpath, dirnames, filenames in os.walk(p):
                 dirnames.sort()
+                files += [os.path.join(dirpath, d) for d in dirnames if d.endswith(".prog")]
+                dirnames[:] = [d for d in dirnames if not d.endswith(".prog")]
                 for fn in filenames:
                     if fn.endswith(".dl"):
                         files.append(os.path.join(dirpath, fn))
@@ -417,8 +449,8 @@ def check_output(t, who, rc, out, err, timed_out, timeout, check_stdout=True, se
         reasons.append("%s %s, expected %d" % (who, describe_status(rc), want_status))
     if t.errors:
         elines = errtext.split("\n")
-        for line, msg in t.errors:
-            pat = re.compile(r":%d:\d+: error: .*%s" % (line, re.escape(msg)))
+        for fname, line, msg in t.errors:
+            pat = re.compile(r"%s:%d:\d+: error: .*%s" % (re.escape(fname), line, re.escape(msg)))
             if not any(pat.search(l) for l in elines):
                 reasons.append("missing compile error at line %d containing '%s'" % (line, msg))
     if t.runtime is not None:
@@ -455,7 +487,45 @@ def run_drvm(t, opts):
     return (rc, out, err, timed_out)
 
 
+def java_main_class(t, files, texts):
+    """The class `java` runs for a .prog test: --main, else the public class
+    of the file that declares main (javac names the file after it)."""
+    if "--main" in t.drvm_opts:
+        return t.drvm_opts[t.drvm_opts.index("--main") + 1]
+    for f, text in zip(files, texts):
+        code = strip_comments_and_strings(text)
+        pkg = re.search(r"^\s*package\s+([\w.]+)\s*;", code, re.M)
+        if re.search(r"\bpublic\s+static\s+void\s+main\s*\(", code):
+            cls = os.path.splitext(os.path.basename(f))[0]
+            return (pkg.group(1) + "." if pkg else "") + cls
+    return "Main"
+
+
+def run_java_prog(t, opts):
+    d = tempfile.mkdtemp(prefix="drvm-jdk-")
+    try:
+        texts, copies, files = [], [], program_files(t.path)
+        for f in files:
+            copy = os.path.join(d, "src", os.path.splitext(os.path.relpath(f, t.path))[0] + ".java")
+            os.makedirs(os.path.dirname(copy), exist_ok=True)
+            shutil.copyfile(f, copy)
+            copies.append(copy)
+            with open(f, encoding="utf-8", errors="surrogateescape") as fh:
+                texts.append(fh.read())
+        javac = os.path.join(os.path.dirname(os.path.realpath(opts.java)), "javac")
+        rc, out, err, to = run_process([javac, "-d", os.path.join(d, "out")] + copies, opts.timeout * 3, cwd=d)
+        if rc != 0 or to:
+            return rc, out, err, to
+        cmd = [opts.java, "-ea", "-XX:TieredStopAtLevel=1", "-cp", os.path.join(d, "out"),
+               java_main_class(t, files, texts)] + t.args
+        return run_process(cmd, opts.timeout * 3, cwd=d)
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
+
+
 def run_java(t, opts):
+    if os.path.isdir(t.path):
+        return run_java_prog(t, opts)
     d = tempfile.mkdtemp(prefix="drvm-jdk-")
     try:
         copy = os.path.join(d, "Prog.java")

@@ -103,6 +103,7 @@ DrVM *drvm_new(const DrvmConfig *c, char *err, size_t errsize) {
   a->spurious = a->spurious_given = c->spurious_wakeups;
   a->source_name = c->source_name ? dr_strdup(c->source_name) : NULL;
   a->rerun = c->rerun ? dr_strdup(c->rerun) : NULL;
+  a->main_given = c->main_class ? dr_strdup(c->main_class) : NULL;
   bool ok = setup_output(vm, c);
   if (!ok && err) snprintf(err, errsize, "cannot set up the output callbacks: %s", strerror(errno));
   for (int i = 0; ok && i < c->nlibs; i++) {
@@ -164,8 +165,13 @@ void drvm_free(DrVM *vm) {
   dr_diag_free(&a->diags);
   free(a->source_name);
   free(a->rerun);
-  free(a->path);
-  free(a->text);
+  free(a->main_given);
+  for (int i = 0; i < a->nfiles; i++) {
+    free((char *)a->files[i].path);
+    free((char *)a->files[i].text);
+    free((char *)a->files[i].file_name);
+  }
+  free(a->files);
   free(a);
   free(vm);
 }
@@ -194,19 +200,34 @@ static const char *base_name(const char *path) {
   return slash ? slash + 1 : path;
 }
 
-bool drvm_compile_string(DrVM *vm, const char *name, const char *text, size_t len) {
+bool drvm_compile_strings(DrVM *vm, int n, const char *const *names, const char *const *texts, const size_t *lens) {
   if (!dr_api_check(vm, "drvm_compile", DR_API_NEW, DR_API_NEW)) return false;
   DrApi *a = vm->api;
-  if (a->path) return dr_api_fail(vm, "drvm_compile: not allowed again: a VM compiles one program (it was given %s)", a->path);
-  if (!name) name = "prog.dl";
-  if (memchr(text, '\0', len)) return dr_api_fail(vm, "%s is not a text file (it contains NUL bytes)", name);
-  a->path = dr_strdup(name);
-  a->text = dr_strndup(text, len); /* no NUL inside: all of it */
-  a->len = len;
-  a->program_hash = dr_fnv1a(text, len); /* a recording names the program text it was made from */
-  a->src = (DrSource){a->path, a->text, len};
-  vm->source_name = a->source_name ? a->source_name : base_name(a->path);
-  a->main_class = dr_compile(vm, &a->src, &a->diags);
+  if (a->nfiles)
+    return dr_api_fail(vm, "drvm_compile: not allowed again: a VM compiles one program (it was given %s; "
+                           "drvm_compile_files compiles several files as one)", a->files[0].path);
+  if (n < 1) return dr_api_fail(vm, "drvm_compile: no file given");
+  for (int i = 0; i < n; i++) {
+    const char *name = names && names[i] ? names[i] : "prog.dl";
+    if (memchr(texts[i], '\0', lens[i])) return dr_api_fail(vm, "%s is not a text file (it contains NUL bytes)", name);
+  }
+  a->files = dr_xcalloc((size_t)n, sizeof *a->files);
+  a->nfiles = n;
+  uint64_t hash = 0;
+  for (int i = 0; i < n; i++) {
+    const char *name = names && names[i] ? names[i] : "prog.dl";
+    DrSource *f = &a->files[i];
+    f->path = dr_strdup(name);
+    f->text = dr_strndup(texts[i], lens[i]); /* no NUL inside: all of it */
+    f->len = lens[i];
+    /* one file shows the name the host gave; several show their own */
+    f->file_name = dr_strdup(n == 1 && a->source_name ? a->source_name : base_name(name));
+    /* a recording names the program text it was made from */
+    hash = i == 0 ? dr_fnv1a(texts[i], lens[i]) : hash * 0x100000001b3u ^ dr_fnv1a(texts[i], lens[i]);
+  }
+  a->program_hash = hash;
+  vm->source_name = a->files[0].file_name;
+  a->main_class = dr_compile_units(vm, a->files, n, a->main_given, &a->diags);
   dr_diag_sort(&a->diags); /* drvm_diag's order is the printed one */
   if (!a->main_class) {
     if (!a->diags.count) return dr_api_fail(vm, "compilation failed");
@@ -217,15 +238,28 @@ bool drvm_compile_string(DrVM *vm, const char *name, const char *text, size_t le
   return true;
 }
 
-bool drvm_compile_file(DrVM *vm, const char *path) {
-  if (!dr_api_check(vm, "drvm_compile_file", DR_API_NEW, DR_API_NEW)) return false;
-  size_t len;
-  char *text = dr_read_file(path, &len);
-  if (!text) return dr_api_fail(vm, "cannot read %s: %s", path, strerror(errno));
-  bool ok = drvm_compile_string(vm, path, text, len);
-  free(text);
+bool drvm_compile_string(DrVM *vm, const char *name, const char *text, size_t len) {
+  return drvm_compile_strings(vm, 1, &name, &text, &len);
+}
+
+bool drvm_compile_files(DrVM *vm, int n, const char *const *paths) {
+  if (!dr_api_check(vm, "drvm_compile_files", DR_API_NEW, DR_API_NEW)) return false;
+  if (n < 1) return dr_api_fail(vm, "drvm_compile_files: no file given");
+  char **texts = dr_xcalloc((size_t)n, sizeof *texts);
+  size_t *lens = dr_xcalloc((size_t)n, sizeof *lens);
+  bool ok = true;
+  for (int i = 0; i < n && ok; i++) {
+    texts[i] = dr_read_file(paths[i], &lens[i]);
+    if (!texts[i]) ok = dr_api_fail(vm, "cannot read %s: %s", paths[i], strerror(errno));
+  }
+  if (ok) ok = drvm_compile_strings(vm, n, (const char *const *)paths, (const char *const *)texts, lens);
+  for (int i = 0; i < n; i++) free(texts[i]);
+  free(texts);
+  free(lens);
   return ok;
 }
+
+bool drvm_compile_file(DrVM *vm, const char *path) { return drvm_compile_files(vm, 1, &path); }
 
 int drvm_diag_count(const DrVM *vm) { return vm->api->diags.count; }
 

@@ -36,11 +36,11 @@ typedef struct DrApi {
   char *source_name, *rerun;
   uint64_t seed;
   bool spurious_given;        /* DrvmConfig.spurious_wakeups */
-  /* the program */
-  char *path, *text;
-  size_t len;
+  /* the program: its files (path, text and file_name malloc'd) */
+  DrSource *files;
+  int nfiles;
+  char *main_given;           /* DrvmConfig.main_class */
   uint64_t program_hash;      /* recordings name the program they fit */
-  DrSource src;
   DrDiagList diags;
   DrClass *main_class;
   char **diag_lines;          /* each diagnostic's source line */

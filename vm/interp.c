@@ -56,11 +56,6 @@ static DrFrame *push_frame(DrVM *vm, DrThread *th, DrMethod *m, DrValue *regs) {
   return f;
 }
 
-static DrObj *class_lock(DrVM *vm, DrClass *c) {
-  if (!c->lock) c->lock = dr_new_instance(vm, vm->known[DR_WK_CLASS]);
-  return c->lock;
-}
-
 /* th waits until another thread has initialized cls (or failed to). */
 static int init_wait(DrVM *vm, DrThread *th, DrClass *cls) {
   th->state = DR_TS_BLOCKED;
@@ -1127,7 +1122,7 @@ run_op:
   }
   CASE(CLASSLOCK) {
     SAVE();
-    DrObj *lock = class_lock(vm, vm->classes[A2]);
+    DrObj *lock = dr_class_object(vm, vm->classes[A2]);
     if (!lock) goto handle_exception;
     R[A1].ref = lock;
     NEXT(3);

@@ -12,6 +12,60 @@ static bool object_hash_code(DrVM *vm, DrValue *args, DrValue *ret) {
   return true;
 }
 
+static bool object_get_class(DrVM *vm, DrValue *args, DrValue *ret) {
+  DrObj *k = dr_class_object(vm, args[0].ref->cls);
+  if (!k) return false;
+  ret->ref = k;
+  return true;
+}
+
+/* --- Class --- */
+
+static bool ret_utf8(DrVM *vm, DrValue *ret, const char *s) {
+  DrString *str = dr_new_string_utf8(vm, s);
+  if (!str) return false;
+  ret->ref = &str->hdr;
+  return true;
+}
+
+static bool class_get_name(DrVM *vm, DrValue *args, DrValue *ret) {
+  const DrClass *c = dr_lock_class(vm, args[0].ref);
+  return ret_utf8(vm, ret, c ? c->name : "?");
+}
+
+/* The name without its package and enclosing classes (int[] for [I). */
+static bool class_get_simple_name(DrVM *vm, DrValue *args, DrValue *ret) {
+  const DrClass *c = dr_lock_class(vm, args[0].ref);
+  char buf[512];
+  const char *name = c ? c->name : "?";
+  if (c && (c->flags & DR_CLS_ARRAY)) {
+    char inner[256];
+    const char *e = dr_class_display_name(c, inner, sizeof inner);
+    const char *cut = strchr(e, '[');
+    const char *start = e;
+    for (const char *p = e; p < cut; p++)
+      if (*p == '.' || *p == '$') start = p + 1;
+    snprintf(buf, sizeof buf, "%s", start);
+    return ret_utf8(vm, ret, buf);
+  }
+  const char *start = name;
+  for (const char *p = name; *p; p++)
+    if (*p == '.' || *p == '$') start = p + 1;
+  return ret_utf8(vm, ret, start);
+}
+
+static bool class_is_interface(DrVM *vm, DrValue *args, DrValue *ret) {
+  const DrClass *c = dr_lock_class(vm, args[0].ref);
+  ret->i = c && (c->flags & DR_CLS_INTERFACE);
+  return true;
+}
+
+static bool class_is_array(DrVM *vm, DrValue *args, DrValue *ret) {
+  const DrClass *c = dr_lock_class(vm, args[0].ref);
+  ret->i = c && (c->flags & DR_CLS_ARRAY);
+  return true;
+}
+
 /* --- System --- */
 
 static bool system_exit(DrVM *vm, DrValue *args, DrValue *ret) {
@@ -162,6 +216,11 @@ static bool boot_random_seed(DrVM *vm, DrValue *args, DrValue *ret) {
 
 #define LANG_NATIVES(X)                                                       \
   X("java.lang.Object", "hashCode()", object_hash_code)                       \
+  X("java.lang.Object", "getClass()", object_get_class)                       \
+  X("java.lang.Class", "getName()", class_get_name)                           \
+  X("java.lang.Class", "getSimpleName()", class_get_simple_name)              \
+  X("java.lang.Class", "isInterface()", class_is_interface)                   \
+  X("java.lang.Class", "isArray()", class_is_array)                           \
   X("java.lang.System", "exit(int)", system_exit)                             \
   X("java.lang.System", "currentTimeMillis()", system_current_time_millis)    \
   X("java.lang.System", "nanoTime()", system_nano_time)                       \

@@ -101,6 +101,7 @@ enum {
 
 struct DrClass {
   const char *name;        /* runtime (binary) name: "java.lang.String", "Outer$Inner", "[I" */
+  const char *source_file; /* the file it was declared in, as stack traces name it (not owned); NULL: vm->source_name */
   int id;                  /* index in vm->classes; deterministic */
   uint32_t flags;
   DrClass *super;

@@ -2,7 +2,8 @@
  * "Class.method(FILE:LINE)", most recent call first, built when the
  * throwable is created (fillInStackTrace, or dr_throw for VM exceptions).
  *
- * FILE is vm->source_name ("prog.dl") for the program's classes and
+ * FILE is the class's file ("Bank.java"; vm->source_name for a program of
+ * one file, "prog.dl" or as the host named it) for the program's classes and
  * "prelude.dl" for the built-in library (vm/prelude.dl, embedded in drvm),
  * whose lines are real lines of that file.  ":LINE" is left out when the
  * pc has no line. */
@@ -13,7 +14,8 @@
 enum { DR_MAX_TRACE = 1024 }; /* the JDK's default MaxJavaStackTraceDepth */
 
 const char *dr_method_file(const DrVM *vm, const DrMethod *m) {
-  return (m->owner->flags & DR_CLS_BUILTIN) ? "prelude.dl" : vm->source_name;
+  if (m->owner->flags & DR_CLS_BUILTIN) return "prelude.dl";
+  return m->owner->source_file ? m->owner->source_file : vm->source_name;
 }
 
 static bool is_throwable_class(DrVM *vm, const DrClass *c) {

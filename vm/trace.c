@@ -34,22 +34,22 @@ const char *dr_obj_name(const DrObj *o, char *buf, size_t size) {
   return buf;
 }
 
-/* A static synchronized method's lock is its class's lock object. */
-static const DrClass *lock_class(const DrVM *vm, const DrObj *o) {
+/* A static synchronized method's lock is its class's Class object. */
+const DrClass *dr_lock_class(const DrVM *vm, const DrObj *o) {
   for (int i = 0; i < vm->nclasses; i++)
     if (vm->classes[i]->lock == o) return vm->classes[i];
   return NULL;
 }
 
 const char *dr_lock_name(const DrVM *vm, const DrObj *o, char *buf, size_t size) {
-  const DrClass *c = o ? lock_class(vm, o) : NULL;
+  const DrClass *c = o ? dr_lock_class(vm, o) : NULL;
   if (!c) return dr_obj_name(o, buf, size);
   char cn[256];
   snprintf(buf, size, "%s.class", dr_class_display_name(c, cn, sizeof cn));
   return buf;
 }
 
-bool dr_is_class_lock(const DrVM *vm, const DrObj *o) { return o && lock_class(vm, o) != NULL; }
+bool dr_is_class_lock(const DrVM *vm, const DrObj *o) { return o && dr_lock_class(vm, o) != NULL; }
 
 static void append_lock(const DrVM *vm, const DrObj *o, DrBuf *b) {
   char buf[300];

@@ -115,6 +115,11 @@ void dr_vm_free(DrVM *vm) {
   memset(vm, 0, sizeof(*vm));
 }
 
+DrObj *dr_class_object(DrVM *vm, DrClass *c) {
+  if (!c->lock) c->lock = dr_new_instance(vm, vm->known[DR_WK_CLASS]);
+  return c->lock;
+}
+
 DrClass *dr_class_new(DrVM *vm, const char *name) {
   DrClass *c = dr_xcalloc(1, sizeof(DrClass));
   c->name = dr_strdup(name);

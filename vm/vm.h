@@ -321,6 +321,10 @@ void dr_vm_snapshot(DrVM *vm);
  * The caller has finished the listeners and dropped the scheduler. */
 void dr_vm_reset(DrVM *vm);
 DrClass *dr_class_new(DrVM *vm, const char *name);
+/* c's java.lang.Class object, made at its first use: what C.class and
+ * getClass() give and what static synchronized methods of c lock, one
+ * monitor (NULL after throwing OutOfMemoryError). */
+DrObj *dr_class_object(DrVM *vm, DrClass *c);
 DrMethod *dr_method_new(DrVM *vm, DrClass *owner, const char *name, const char *desc);
 DrClass *dr_find_class(DrVM *vm, const char *name);
 /* The class of arrays whose elements are elem (a class) ... */
@@ -466,6 +470,8 @@ const char *dr_obj_name(const DrObj *o, char *buf, size_t size);
  * static synchronized method. */
 const char *dr_lock_name(const DrVM *vm, const DrObj *o, char *buf, size_t size);
 bool dr_is_class_lock(const DrVM *vm, const DrObj *o);
+/* The class whose Class object o is, or NULL. */
+const DrClass *dr_lock_class(const DrVM *vm, const DrObj *o);
 /* A class's source-like name: "int[]", "Outer$Inner". */
 const char *dr_class_display_name(const DrClass *c, char *buf, size_t size);
 

@@ -104,7 +104,9 @@ def run_errors():
         (["run", "--seed", "1", "--replay", "/no/such.rec", LOST], "drvm: cannot read /no/such.rec: "),
         (["run", "--seed", "1", "--detector", "none", "--sched-report", "/no/such/dir/r.json", LOST], "drvm: cannot write /no/such/dir/r.json"),
         # issue 18: a directory, an endless input, a trace on a full disk, a heap too small to start
-        (["run", "tests"], "drvm: cannot read tests: Is a directory\n"),
+        # a directory is every .dl and .java file under it (issue 19): one without any is an error
+        (["run", "docs"], "drvm: docs has no .dl or .java file\n"),
+        (["run", "tests/fuzz/corpus"], "is not a text file (it contains NUL bytes)\n"),
         (["run", "/dev/zero"], "drvm: cannot read /dev/zero: File too large\n"),
         (["run", "--seed", "1", "--trace=/dev/full", LOST], "drvm: cannot write /dev/full\n"),
         (["run", "--seed", "1", "--max-heap", "1", LOST], "drvm: the heap limit (--max-heap 1 bytes) is too small to start "

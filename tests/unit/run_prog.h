@@ -12,7 +12,7 @@
 
 /* Compiles text as source `name`; NULL after printing the errors. */
 static inline DrClass *compile_text(DrVM *vm, const char *text, const char *name) {
-  DrSource src = {name, text, strlen(text)};
+  DrSource src = {name, text, strlen(text), NULL};
   DrDiagList d;
   dr_diag_init(&d);
   DrClass *c = dr_compile(vm, &src, &d);

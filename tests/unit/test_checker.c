@@ -19,8 +19,8 @@ static void compile(Compiled *c, const char *text) {
   memset(c, 0, sizeof(*c));
   dr_arena_init(&c->arena);
   dr_diag_init(&c->diags);
-  c->prelude = (DrSource){"<prelude>", dr_prelude_source, strlen(dr_prelude_source)};
-  c->src = (DrSource){"test.dl", text, strlen(text)};
+  c->prelude = (DrSource){"<prelude>", dr_prelude_source, strlen(dr_prelude_source), NULL};
+  c->src = (DrSource){"test.dl", text, strlen(text), NULL};
   c->diags.src = &c->prelude;
   bool ok = dr_parse(&c->arena, &c->diags, &c->prelude, true, &c->prog);
   c->diags.src = &c->src;

@@ -21,7 +21,7 @@ static void ts_open(DrTestSrc *s, const char *text) {
   memset(s, 0, sizeof *s);
   dr_arena_init(&s->arena);
   dr_diag_init(&s->diags);
-  s->src = (DrSource){"<test>", text, strlen(text)};
+  s->src = (DrSource){"<test>", text, strlen(text), NULL};
   s->diags.src = &s->src;
   dr_lexer_init(&s->lx, &s->arena, &s->diags, &s->src);
 }
@@ -479,7 +479,8 @@ static void test_parser_trees(DrCheck *c) {
            "static class N { } interface K { } protected abstract int[] f(final int a, String b[])[] throws E; "
            "int g[] = {1}, h; native void n(); } interface I extends J, K { void m(); }",
            false);
-  CHECK(c, s.ok && s.prog.imports_random && s.prog.main_class && strcmp(s.prog.main_class, "M") == 0);
+  CHECK(c, s.ok && s.prog.nunits == 1 && s.prog.units[0]->nimports == 1 && s.prog.units[0]->imports[0].on_demand &&
+               strcmp(s.prog.units[0]->imports[0].name, "java.util") == 0 && s.prog.classes[0]->unit == s.prog.units[0]);
   if (s.ok && s.prog.nclasses == 2) {
     DrClassDecl *d = s.prog.classes[0];
     CHECK(c, d->mods == (DR_MOD_PUBLIC | DR_MOD_ABSTRACT) && strcmp(d->extends->name, "p.B") == 0 && d->nimplements == 2);
@@ -502,18 +503,18 @@ static void test_parser_trees(DrCheck *c) {
 
   /* prelude packages, and the user file appended after the prelude */
   ts_parse(&s, "package java.lang; class Object { } package java.util; class Random { }", true);
-  CHECK(c, s.ok && s.prog.nclasses == 2 && s.prog.main_class == NULL);
+  CHECK(c, s.ok && s.prog.nclasses == 2 && s.prog.nunits == 0);
   if (s.prog.nclasses == 2) {
     CHECK(c, strcmp(s.prog.classes[0]->package, "java.lang") == 0 && s.prog.classes[0]->from_prelude);
     CHECK(c, strcmp(s.prog.classes[1]->package, "java.util") == 0);
     const char *text = "interface I { } class Main { } class Other { }";
-    DrSource user = {"<user>", text, strlen(text)};
+    DrSource user = {"<user>", text, strlen(text), NULL};
     s.diags.src = &user;
     CHECK(c, dr_parse(&s.arena, &s.diags, &user, false, &s.prog));
     CHECK(c, s.prog.nclasses == 5 && strcmp(s.prog.classes[0]->name, "Object") == 0 &&
                  strcmp(s.prog.classes[4]->name, "Other") == 0 && !s.prog.classes[2]->from_prelude &&
                  s.prog.classes[2]->package == NULL);
-    CHECK(c, s.prog.main_class && strcmp(s.prog.main_class, "Main") == 0);
+    CHECK(c, s.prog.nunits == 1 && s.prog.units[0]->package == NULL && s.prog.classes[4]->unit == s.prog.units[0]);
     s.diags.src = &s.src;
   }
   ts_close(&s);
@@ -532,21 +533,20 @@ static void test_parser_errors(DrCheck *c) {
   CHECK(c, parse_error_is("class A { void f() { Runnable r = () -> ; } }", 1, 41, "illegal start of expression"));
   CHECK(c, parse_error_is("class A { void f() { F r = (int x, ) -> x; } }", 1, 35, "<identifier> expected"));
   CHECK(c, parse_error_is("class A { Object o = String::; }", 1, 30, "<identifier> expected"));
-  CHECK(c, parse_error_is("class A { Object o = A.class; }", 1, 24, "class literals are not supported in DL"));
+  CHECK(c, parse_error_is("class A { Object o = (1).class; }", 1, 26, "<identifier> expected"));
   CHECK(c, parse_error_is("class A { java.util.List<String> l; }", 1, 25, "generics are not supported in DL"));
   CHECK(c, parse_error_is("class A<T> { }", 1, 8, "generics are not supported in DL"));
   CHECK(c, parse_error_is("class A { short s; }", 1, 11, "short is not supported in DL"));
-  CHECK(c, parse_error_is("class A { @Override public String toString() { return \"\"; } }", 1, 11, "annotations are not supported in DL"));
+  CHECK(c, parse_error_is("class A { int f() { return @Override; } }", 1, 28, "illegal start of expression"));
   CHECK(c, parse_error_is("class A { Object o = new Object() { int }; }", 1, 40, "<identifier> expected"));
-  CHECK(c, parse_error_is("class A { void f() { outer: for (;;) break; } }", 1, 22, "labels are not supported in DL"));
-  CHECK(c, parse_error_is("class A { void f() { for (;;) continue outer; } }", 1, 40, "labels are not supported in DL"));
+  CHECK(c, parse_error_is("class A { void f() { outer: for (;;) break outer } }", 1, 49, "';' expected"));
   CHECK(c, parse_error_is("class A { int[] b = new int[2][][0]; }", 1, 34, "']' expected"));
   CHECK(c, parse_error_is("class A { void f(int k) { switch (k) { case 1 -> g(); default: } } }", 1, 55, "different case kinds used in the switch"));
   CHECK(c, parse_error_is("class A { void f(int k) { switch (k) { case 1 -> 2; } } }", 1, 50, "not a statement"));
   CHECK(c, parse_error_is("class A { void f() { try (R r = g()) { } } }", 1, 22, "try-with-resources is not supported in DL"));
   CHECK(c, parse_error_is("class A { void f() { try { } } }", 1, 22, "'try' without 'catch', 'finally' or resource declarations"));
-  CHECK(c, parse_error_is("package p;\nclass A { }", 1, 1, "packages are not supported in DL"));
-  CHECK(c, parse_error_is("import java.util.ArrayList;\nclass A { }", 1, 8, "unknown import 'java.util.ArrayList' (DL only provides java.util.Random)"));
+  CHECK(c, parse_error_is("import p.A;\npackage p;\nclass A { }", 2, 1, "class, interface, enum, or record expected"));
+  CHECK(c, parse_error_is("package p;\npackage q;\nclass A { }", 2, 1, "class, interface, enum, or record expected"));
   CHECK(c, parse_error_is("import static java.lang.Math.abs;\nclass A { }", 1, 1, "static imports are not supported in DL"));
   CHECK(c, parse_error_is("class A { void f() { int[] a = new int[]; } }", 1, 41, "array dimension missing"));
   CHECK(c, parse_error_is("class A { f() { } }", 1, 11, "invalid method declaration; return type required"));

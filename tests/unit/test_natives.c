@@ -159,7 +159,7 @@ static char *run_program(const char *text, int *status) {
   DrVM vm;
   dr_vm_init(&vm);
   vm.source_name = "t.dl"; /* as drvm run sets it from the file name */
-  DrSource src = {"t.dl", text, strlen(text)};
+  DrSource src = {"t.dl", text, strlen(text), NULL};
   DrDiagList d;
   dr_diag_init(&d);
   DrClass *c = dr_compile(&vm, &src, &d);

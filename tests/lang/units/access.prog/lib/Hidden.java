@@ -1,0 +1,5 @@
+package lib;
+
+class Hidden {
+    public static int x;
+}

@@ -1,0 +1,6 @@
+// The same class in two files of one package.
+public class A {
+    public static void main(String[] args) { }
+}
+
+class Shared { }

@@ -1,0 +1,2 @@
+class Shared { }
+// expect error: 1: duplicate class: Shared

@@ -1,0 +1,3 @@
+public class Second {
+    public static void main(String[] args) { System.out.println("second"); }
+}

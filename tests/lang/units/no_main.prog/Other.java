@@ -1,0 +1,3 @@
+class Other {
+    public void main(String[] args) { }   // not static
+}
