@@ -135,6 +135,9 @@ void parse_type_list(DrParser *p, DrTypeRef **out, int *n);
 /* Members drvm adds to d (enums, records), parsed from source text. */
 void parse_members_text(DrParser *p, DrClassDecl *d, int *cap, const char *text);
 
+/* A type declaration's place: its outer class, package and file. */
+void parse_decl_origin(DrParser *p, DrClassDecl *d, DrClassDecl *outer);
+
 /* parser_enum.c */
 /* At `enum`: the enum class as an ordinary class that extends
  * java.lang.Enum (JLS 8.9). */

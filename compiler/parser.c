@@ -501,6 +501,13 @@ DrClassDecl *parse_anon_body(DrParser *p, DrPos pos) {
 
 /* A class, interface, enum, record or annotation type declaration at
  * its keyword. */
+void parse_decl_origin(DrParser *p, DrClassDecl *d, DrClassDecl *outer) {
+  d->outer = outer;
+  d->from_prelude = p->prelude;
+  d->package = p->prelude ? p->package : p->unit->package;
+  d->unit = p->unit;
+}
+
 static DrClassDecl *parse_type_decl(DrParser *p, unsigned mods, DrClassDecl *outer) {
   DrToken *kw = parse_cur(p);
   if (kw->kind == T_ENUM || kw->kind == T_IDENT) { /* enum, record */
@@ -524,10 +531,7 @@ static DrClassDecl *parse_type_decl(DrParser *p, unsigned mods, DrClassDecl *out
   parse_advance(p);
   d->is_interface = kw->kind == T_INTERFACE;
   d->mods = mods;
-  d->outer = outer;
-  d->from_prelude = p->prelude;
-  d->package = p->prelude ? p->package : p->unit->package;
-  d->unit = p->unit;
+  parse_decl_origin(p, d, outer);
   d->name = parse_ident(p, &d->pos);
   if (parse_at(p, T_LT)) parse_skip_type_args(p);
   if (parse_accept(p, T_EXTENDS)) {

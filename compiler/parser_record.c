@@ -201,9 +201,7 @@ DrClassDecl *parse_record(DrParser *p, unsigned mods, DrClassDecl *outer) {
   DrClassDecl *d = dr_arena_alloc(p->arena, sizeof *d);
   d->is_record = true;
   d->mods = mods | DR_MOD_FINAL | (outer ? DR_MOD_STATIC : 0);
-  d->outer = outer;
-  d->from_prelude = p->prelude;
-  d->package = p->prelude ? p->package : NULL;
+  parse_decl_origin(p, d, outer);
   d->name = parse_ident(p, &d->pos);
   d->extends = dr_arena_alloc(p->arena, sizeof *d->extends);
   d->extends->name = "java.lang.Record";

@@ -1,0 +1,2 @@
+package shop;
+public record Item(String name, Size size) { }
