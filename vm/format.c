@@ -8,8 +8,20 @@
 
 #include <string.h>
 
+/* The class Java names: a primitive's wrapper, or the object's. */
+static const char *class_name(const DrFmtArg *a) {
+  static const char *const wrappers[] = {
+      [DR_FMT_BOOLEAN] = "java.lang.Boolean", [DR_FMT_CHAR] = "java.lang.Character", [DR_FMT_BYTE] = "java.lang.Byte",
+      [DR_FMT_SHORT] = "java.lang.Short",     [DR_FMT_INT] = "java.lang.Integer",    [DR_FMT_LONG] = "java.lang.Long",
+      [DR_FMT_FLOAT] = "java.lang.Float",     [DR_FMT_DOUBLE] = "java.lang.Double",  [DR_FMT_TEXT] = "java.lang.String",
+  };
+  if (a->class_name) return a->class_name;
+  if ((size_t)a->kind < DR_ARRAY_LEN(wrappers) && wrappers[a->kind]) return wrappers[a->kind];
+  return "java.lang.Object";
+}
+
 static bool fail_conversion(const DrFmtSpec *sp, const DrFmtArg *a, DrFmtError *err) {
-  const char *name = a->class_name ? a->class_name : "java.lang.Object";
+  const char *name = class_name(a);
   size_t n = strlen(name);
   if (n > DR_ARRAY_LEN(err->text)) n = DR_ARRAY_LEN(err->text);
   for (size_t i = 0; i < n; i++) err->text[i] = (uint16_t)(unsigned char)name[i];
