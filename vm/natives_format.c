@@ -132,8 +132,8 @@ static const struct {
 };
 
 /* A boxed primitive: its class by name, its value from the field value
- * (by the field's kind: byte and short are held as ints, float widened
- * to a double, as the VM keeps them). */
+ * by the field's kind.  A float is a double field or 32 bits at the
+ * start of the slot (a float member or its bits in i): both read here. */
 static bool unbox(DrObj *o, DrFmtArg *a) {
   const DrClass *c = o->cls;
   for (size_t i = 0; i < DR_ARRAY_LEN(wrappers); i++) {
@@ -141,10 +141,17 @@ static bool unbox(DrObj *o, DrFmtArg *a) {
     int slot = value_slot(c);
     if (slot < 0) return false;
     DrValue v = ((DrInstance *)o)->fields[slot];
-    switch (c->field_kinds[slot]) {
-    case DR_K_LONG: a->j = v.j; break;
-    case DR_K_DOUBLE: a->d = v.d; break;
-    default: a->j = v.i; break;
+    DrKind k = c->field_kinds[slot];
+    if (k == DR_K_LONG) {
+      a->j = v.j;
+    } else if (k == DR_K_DOUBLE) {
+      a->d = v.d;
+    } else if (wrappers[i].kind == DR_FMT_FLOAT) {
+      float f;
+      memcpy(&f, &v, sizeof f);
+      a->d = f;
+    } else {
+      a->j = v.i;
     }
     if (wrappers[i].kind == DR_FMT_BYTE) a->j = (int8_t)a->j;
     else if (wrappers[i].kind == DR_FMT_SHORT) a->j = (int16_t)a->j;
