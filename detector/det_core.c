@@ -445,8 +445,21 @@ static bool det_fast_miss(DrListener *self, DrThread *th, DrObj *o, uint32_t idx
     d->suppressed++;
     return true;
   }
-  DrEvent e = {.kind = write ? DR_EV_WRITE : DR_EV_READ, .thread = th, .obj = o, .cls = o->cls,
-               .field = (int32_t)idx, .method = m, .pc = pc};
+  /* field by field: an initializer zeroes the whole struct first (a
+   * rep stos that cost half of this function) */
+  DrEvent e;
+  e.kind = write ? DR_EV_WRITE : DR_EV_READ;
+  e.thread = th;
+  e.obj = o;
+  e.cls = o->cls;
+  e.field = (int32_t)idx;
+  e.is_static = false;
+  e.method = m;
+  e.pc = pc;
+  e.callee = NULL;
+  e.other = NULL;
+  e.arg = 0;
+  e.stored = NULL;
   DrLoc loc = {o, o->cls, (int32_t)idx, false, (o->cls->flags & DR_CLS_ARRAY) != 0};
   d->ops->access(d, tid, slot, &loc, &e, write);
   return true;
