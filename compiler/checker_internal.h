@@ -218,6 +218,7 @@ bool chk_is_string(DrChecker *c, const DrType *t);
 bool chk_subclass(const DrClassSym *a, const DrClassSym *b);
 bool chk_subtype(DrChecker *c, DrType *s, DrType *t);
 bool chk_prim_widens(const DrType *s, const DrType *t);
+bool chk_const_fits(const DrExpr *e, const DrType *t);
 bool chk_invocation_conv(DrChecker *c, DrType *s, DrType *t);
 bool chk_castable(DrChecker *c, DrType *s, DrType *t);
 DrType *chk_unary_promote(DrChecker *c, DrType *t);

@@ -90,20 +90,13 @@ DrClassSym *chk_qualified_class(DrChecker *c, const char *pkg, const char *name)
 static const char *const library_hints[] = {
     "ArrayList", "LinkedList", "List", "HashMap", "TreeMap", "LinkedHashMap", "Map", "HashSet", "TreeSet",
     "LinkedHashSet", "Set", "Scanner", "Arrays", "Collections", "Iterator", "Iterable", "Collection", "Optional",
-    "Objects", "Deque", "ArrayDeque", "Queue", "PriorityQueue", "Stack", "Vector", "Boolean", "Byte", "Short",
-    "Float", "Number", "Comparable", "Comparator", "Function", "Supplier", "Consumer", "Predicate",
+    "Objects", "Deque", "ArrayDeque", "Queue", "PriorityQueue", "Stack", "Vector", "Comparable", "Comparator", "Function", "Supplier", "Consumer", "Predicate",
     "AtomicInteger", "AtomicLong", "ConcurrentHashMap", "Executors", "ExecutorService", "CountDownLatch",
     "ReentrantLock", "Lock", "Semaphore", "StringBuffer", "Class", "CharSequence", "Cloneable",
     "AutoCloseable", "BufferedReader", "InputStreamReader", "IOException", "PrintStream", "Files", "Path",
     "BigInteger", "BigDecimal", "Void", "Override", "SuppressWarnings", "StringJoiner"};
 
 static void report_unknown_type(DrChecker *c, DrPos pos, const char *name) {
-  static const char *const unsupported[] = {"byte", "short", "float"};
-  for (size_t i = 0; i < DR_ARRAY_LEN(unsupported); i++)
-    if (strcmp(unsupported[i], name) == 0) {
-      chk_error(c, pos, "%s is not supported in DL", name);
-      return;
-    }
   const char *simple = strrchr(name, '.');
   simple = simple ? simple + 1 : name;
   for (size_t i = 0; i < DR_ARRAY_LEN(library_hints); i++)
@@ -122,6 +115,9 @@ static DrType *prim_named(DrChecker *c, const char *n) {
   if (strcmp(n, "double") == 0) return &T->t_double;
   if (strcmp(n, "boolean") == 0) return &T->t_boolean;
   if (strcmp(n, "char") == 0) return &T->t_char;
+  if (strcmp(n, "byte") == 0) return &T->t_byte;
+  if (strcmp(n, "short") == 0) return &T->t_short;
+  if (strcmp(n, "float") == 0) return &T->t_float;
   if (strcmp(n, "void") == 0) return &T->t_void;
   return NULL;
 }

@@ -341,10 +341,13 @@ DrType *chk_cond_op(DrChecker *c, DrExpr *e) {
   if (a == b) {
     t = a;
   } else if (chk_is_numeric(a) && chk_is_numeric(b)) {
-    if (a->kind == TY_CHAR && b->kind == TY_INT && e->rhs->is_const && e->rhs->cval.i >= 0 && e->rhs->cval.i <= 0xFFFF)
+    /* JLS 15.25.2: byte and short give short; a T (byte, short, char)
+     * beside an int constant that fits T gives T */
+    if ((a->kind == TY_BYTE && b->kind == TY_SHORT) || (a->kind == TY_SHORT && b->kind == TY_BYTE))
+      t = &c->T->t_short;
+    else if (b->kind == TY_INT && chk_const_fits(e->rhs, a))
       t = a;
-    else if (b->kind == TY_CHAR && a->kind == TY_INT && e->lhs->is_const && e->lhs->cval.i >= 0 &&
-             e->lhs->cval.i <= 0xFFFF)
+    else if (a->kind == TY_INT && chk_const_fits(e->lhs, b))
       t = b;
     else
       t = chk_binary_promote(c, a, b);

@@ -61,13 +61,15 @@ static int enum_label(DrChecker *c, DrExpr *x, DrType *t) {
  * JLS 14.11 allows), or the error type after reporting. */
 static DrType *selector_type(DrChecker *c, DrStmt *s) {
   DrType *t = s->expr ? chk_value(c, s->expr) : &c->T->t_error;
-  if (chk_is_err(t) || chk_is_string(c, t) || t->kind == TY_INT || t->kind == TY_CHAR) return t;
+  if (chk_is_err(t) || chk_is_string(c, t) || t->kind == TY_INT || t->kind == TY_CHAR || t->kind == TY_BYTE ||
+      t->kind == TY_SHORT)
+    return t;
   if (is_enum(t)) {
     bool found = false;
     s->switch_ordinal = chk_resolve_call(c, s->expr->pos, t->cls, "ordinal", NULL, 0, false, &found);
     return t;
   }
-  if (t->kind == TY_LONG || t->kind == TY_DOUBLE)
+  if (t->kind == TY_LONG || t->kind == TY_DOUBLE || t->kind == TY_FLOAT)
     chk_error(c, s->expr->pos, "incompatible types: possible lossy conversion from %s to int", chk_type_str(c, t));
   else
     chk_error(c, s->expr->pos, "incompatible types: %s cannot be converted to int", chk_type_str(c, t));
@@ -241,7 +243,7 @@ DrType *chk_switch_expr(DrChecker *c, DrExpr *e) {
 
 static bool result_fits(DrChecker *c, DrExpr *r, DrType *rt, DrType *t) {
   if (rt == t || chk_invocation_conv(c, rt, t)) return true;
-  return t->kind == TY_CHAR && rt->kind == TY_INT && r->is_const && r->cval.i >= 0 && r->cval.i <= 0xFFFF;
+  return rt->kind == TY_INT && chk_const_fits(r, t);
 }
 
 bool chk_switch_poly(DrChecker *c, DrExpr *e, DrType *t) {

@@ -438,6 +438,42 @@ int dr_double_to_string(double d, char *buf) {
   return (int)(p - buf);
 }
 
+int dr_float_to_string(float f, char *buf) {
+  uint32_t bits;
+  memcpy(&bits, &f, sizeof bits);
+  bool negative = (bits >> 31) != 0;
+  uint32_t fract_bits = bits & 0x007FFFFFu;
+  int bin_exp = (int)((bits >> 23) & 0xFF);
+  char *p = buf;
+  if (bin_exp == 0xFF) {
+    strcpy(buf, fract_bits ? "NaN" : negative ? "-Infinity" : "Infinity");
+    return (int)strlen(buf);
+  }
+  if (negative) *p++ = '-';
+  int n_significant_bits;
+  if (bin_exp == 0) {
+    if (fract_bits == 0) {
+      strcpy(p, "0.0");
+      return (int)(p - buf) + 3;
+    }
+    int leading_zeros = clz64(fract_bits) - 32;
+    int shift = leading_zeros - 8;
+    fract_bits <<= shift;
+    bin_exp = 1 - shift;
+    n_significant_bits = 32 - leading_zeros;
+  } else {
+    fract_bits |= (uint32_t)1 << 23;
+    n_significant_bits = 24;
+  }
+  bin_exp -= 127;
+  Decimal r;
+  /* FloatingDecimal aligns the float's bits as a double's (<< 29) */
+  dtoa(&r, bin_exp, (uint64_t)fract_bits << 29, n_significant_bits);
+  p = format_decimal(&r, p);
+  *p = '\0';
+  return (int)(p - buf);
+}
+
 int dr_long_to_string(int64_t v, char *buf) {
   /* via the unsigned magnitude, so Long.MIN_VALUE needs no special case */
   uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
