@@ -521,6 +521,7 @@ const char *dr_type_name(DrArena *arena, const DrType *t);
 /* Canonical types of a compilation (owned by the checker's context). */
 typedef struct DrTypes {
   DrType t_void, t_boolean, t_char, t_byte, t_short, t_int, t_long, t_float, t_double, t_null, t_error;
+  DrClassSym *box_cls[TY_DOUBLE + 1]; /* by primitive kind: its wrapper class (checker_box.c) */
 } DrTypes;
 
 #endif

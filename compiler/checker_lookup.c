@@ -290,17 +290,18 @@ static DrType *param_at(const DrMethodSym *m, int i, bool arity) {
   return m->params[i];
 }
 
-/* Applicable by strict or loose invocation (JLS 15.12.2.2-3: the same
- * without boxing), or (arity) by variable arity invocation (15.12.2.4).
+/* Applicable by strict invocation (JLS 15.12.2.2), by loose invocation
+ * (box: 15.12.2.3, with boxing), or (arity) by variable arity invocation
+ * (15.12.2.4, with boxing).
  * A lambda or method reference fits a parameter by its shape
  * (chk_poly_fits): its type comes from the method chosen. */
-static bool applicable(DrChecker *c, DrMethodSym *m, DrExpr **args, int nargs, bool arity) {
+static bool applicable(DrChecker *c, DrMethodSym *m, DrExpr **args, int nargs, bool arity, bool box) {
   if (arity ? !m->is_varargs || nargs < m->nparams - 1 : m->nparams != nargs) return false;
   for (int i = 0; i < nargs; i++) {
     DrType *p = param_at(m, i, arity);
     if (args[i] && chk_is_poly(args[i])) {
       if (!chk_poly_fits(c, args[i], p)) return false;
-    } else if (!args[i] || !chk_invocation_conv(c, args[i]->type, p)) {
+    } else if (!args[i] || !(box ? chk_loose_conv(c, args[i]->type, p) : chk_invocation_conv(c, args[i]->type, p))) {
       return false;
     }
   }
@@ -322,7 +323,7 @@ static bool more_specific(DrChecker *c, DrMethodSym *m1, DrMethodSym *m2, DrExpr
 }
 
 bool chk_needs_packing(DrChecker *c, DrMethodSym *m, DrExpr **args, int nargs) {
-  return m && m->is_varargs && !applicable(c, m, args, nargs, false);
+  return m && m->is_varargs && !applicable(c, m, args, nargs, false, true);
 }
 
 static const char *param_list(DrChecker *c, DrType **ps, int n) {
@@ -377,13 +378,14 @@ DrMethodSym *chk_resolve_call(DrChecker *c, DrPos pos, DrClassSym *cls, const ch
   for (int i = 0; i < nargs; i++)
     if (!args[i] || chk_is_err(args[i]->type)) arg_error = true;
   DrChkMethodList app = {NULL, 0, 0}, hidden = {NULL, 0, 0};
-  /* phases 1 and 2 (fixed arity), then phase 3 (variable arity) */
+  /* phase 1 (no boxing), phase 2 (boxing), then phase 3 (variable arity):
+   * m(long) beats m(Integer) for m(5) */
   bool arity = false;
-  for (int phase = 0; phase < 2 && app.count == 0 && hidden.count == 0; phase++) {
-    arity = phase == 1;
+  for (int phase = 0; phase < 3 && app.count == 0 && hidden.count == 0; phase++) {
+    arity = phase == 2;
     for (int i = 0; i < all.count; i++) {
       DrMethodSym *m = all.items[i];
-      if (!applicable(c, m, args, nargs, arity)) continue;
+      if (!applicable(c, m, args, nargs, arity, phase > 0)) continue;
       if (chk_accessible(c, m->owner, m->mods)) DR_ARENA_PUSH(c->arena, app.items, app.count, app.cap, m);
       else DR_ARENA_PUSH(c->arena, hidden.items, hidden.count, hidden.cap, m);
     }

@@ -46,6 +46,7 @@ static DrType *bad_operands(DrChecker *c, DrExpr *e, int op, DrType *a, DrType *
 DrType *chk_unary(DrChecker *c, DrExpr *e) {
   DrType *t = chk_value(c, e->target);
   if (chk_is_err(t)) return err(c, e);
+  t = chk_unbox_operand(c, e->target);
   int op = e->op;
   DrType *rt = NULL;
   if (op == '!') {
@@ -122,7 +123,7 @@ DrType *chk_incdec(DrChecker *c, DrExpr *e) {
   DrType *t = e->target->type;
   if (chk_is_err(t)) return err(c, e);
   const char *op = (e->kind == E_PREINC || e->kind == E_POSTINC) ? "++" : "--";
-  if (!chk_is_numeric(t)) {
+  if (!chk_is_numeric(t) && !chk_is_numeric(chk_unboxed_type(c, t))) {
     chk_error(c, e->pos, "bad operand type %s for unary operator '%s'", chk_type_str(c, t), op);
     return err(c, e);
   }
@@ -148,6 +149,9 @@ DrType *chk_binary(DrChecker *c, DrExpr *e) {
   DrType *b = chk_value(c, e->rhs);
   chk_scope_pop(c, saved);
   if (chk_is_err(a) || chk_is_err(b)) return err(c, e);
+  chk_unbox_binary(c, e);
+  a = e->lhs->type;
+  b = e->rhs->type;
   int op = e->op;
   DrTypes *T = c->T;
   switch (op) {
@@ -275,6 +279,15 @@ DrType *chk_assign(DrChecker *c, DrExpr *e) {
   if (chk_is_err(rt)) return lt;
   DrTypes *T = c->T;
   DrType *p = NULL;
+  /* a box is opened for the operation and the result boxed again (JLS
+   * 15.26.2: E1 = (T) ((E1) op (E2))) */
+  DrType *box = chk_unboxed_type(c, lt) ? lt : NULL;
+  if (box && !(op == DR_BIN_ADD && chk_is_string(c, rt))) {
+    lt = chk_unboxed_type(c, lt);
+    rt = chk_unbox_operand(c, e->rhs);
+  } else if (!chk_is_string(c, lt)) {
+    rt = chk_unbox_operand(c, e->rhs);
+  }
   switch (op) {
   case DR_BIN_ADD:
     if (chk_is_string(c, lt)) {
@@ -296,7 +309,7 @@ DrType *chk_assign(DrChecker *c, DrExpr *e) {
     if (chk_is_integral(lt) && chk_is_integral(rt)) {
       e->op_type = chk_unary_promote(c, lt);
       chk_coerce(c, e->rhs, &T->t_int);
-      return lt;
+      return e->type;
     }
     break;
   case DR_BIN_AND:
@@ -308,13 +321,17 @@ DrType *chk_assign(DrChecker *c, DrExpr *e) {
   default: break;
   }
   if (!p) {
-    bad_operands(c, e, op, lt, rt);
+    bad_operands(c, e, op, box ? box : lt, rt);
     return e->type;
+  }
+  if (box && p != lt && !chk_prim_widens(p, lt)) {
+    chk_error(c, e->pos, "incompatible types: %s cannot be converted to %s", chk_type_str(c, p), chk_type_str(c, box));
+    return err(c, e);
   }
   e->op_type = p;
   chk_coerce(c, e->rhs, p);
-  e->type = lt;
-  return lt;
+  e->type = box ? box : lt;
+  return e->type;
 }
 
 /* ---------------------------------------------------------- ?: (15.25) */
@@ -337,26 +354,7 @@ DrType *chk_cond_op(DrChecker *c, DrExpr *e) {
   DrType *b = chk_value(c, e->rhs);
   chk_scope_pop(c, saved);
   if (!e->cond || chk_is_err(e->cond->type) || chk_is_err(a) || chk_is_err(b)) return err(c, e);
-  DrType *t = NULL;
-  if (a == b) {
-    t = a;
-  } else if (chk_is_numeric(a) && chk_is_numeric(b)) {
-    /* JLS 15.25.2: byte and short give short; a T (byte, short, char)
-     * beside an int constant that fits T gives T */
-    if ((a->kind == TY_BYTE && b->kind == TY_SHORT) || (a->kind == TY_SHORT && b->kind == TY_BYTE))
-      t = &c->T->t_short;
-    else if (b->kind == TY_INT && chk_const_fits(e->rhs, a))
-      t = a;
-    else if (a->kind == TY_INT && chk_const_fits(e->lhs, b))
-      t = b;
-    else
-      t = chk_binary_promote(c, a, b);
-  } else if (chk_is_ref(a) && chk_is_ref(b)) {
-    if (chk_subtype(c, a, b)) t = b;
-    else if (chk_subtype(c, b, a)) t = a;
-    else if (a->kind == TY_CLASS && b->kind == TY_CLASS) t = chk_common_superclass(a->cls, b->cls, c->c_object)->type;
-    else t = c->t_object;
-  }
+  DrType *t = chk_cond_type(c, e);
   if (!t) {
     chk_error(c, e->pos, "incompatible types: bad type in conditional expression; %s and %s have no common type in DL",
               chk_type_str(c, a), chk_type_str(c, b));
@@ -389,6 +387,7 @@ DrType *chk_cast(DrChecker *c, DrExpr *e) {
   }
   e->type = t;
   if (chk_is_err(s)) return t;
+  if (chk_cast_boxing(c, e->target, t)) s = e->target->type;
   if (!chk_castable(c, s, t)) {
     chk_error(c, e->pos, "incompatible types: %s cannot be converted to %s", chk_type_str(c, s), chk_type_str(c, t));
     return err(c, e);

@@ -61,6 +61,8 @@ static int enum_label(DrChecker *c, DrExpr *x, DrType *t) {
  * JLS 14.11 allows), or the error type after reporting. */
 static DrType *selector_type(DrChecker *c, DrStmt *s) {
   DrType *t = s->expr ? chk_value(c, s->expr) : &c->T->t_error;
+  DrType *u = chk_unboxed_type(c, t);
+  if (u && u->kind != TY_BOOLEAN && chk_is_integral(u) && u->kind != TY_LONG) t = chk_unbox_operand(c, s->expr);
   if (chk_is_err(t) || chk_is_string(c, t) || t->kind == TY_INT || t->kind == TY_CHAR || t->kind == TY_BYTE ||
       t->kind == TY_SHORT)
     return t;

@@ -265,8 +265,12 @@ void chk_set_const(DrChecker *c, DrExpr *e, DrType *t, DrConst v) {
  * need not be patched).  Constants are converted at compile time. */
 void chk_coerce(DrChecker *c, DrExpr *e, DrType *t) {
   if (!e || !t || chk_is_err(e->type) || chk_is_err(t) || e->type == t) return;
-  if (!chk_is_prim(e->type) || !chk_is_prim(t)) return;
-  if (e->is_const) {
+  bool sp = chk_is_prim(e->type), tp = chk_is_prim(t);
+  /* besides primitive conversions: boxing (to a class type) and unboxing */
+  if (!sp && !tp) return;
+  if (sp && !tp && (t->kind != TY_CLASS || !chk_boxed_type(c, e->type))) return;
+  if (!sp && tp && !chk_unboxed_type(c, e->type)) return;
+  if (e->is_const && sp && tp) {
     chk_set_const(c, e, t, chk_const_cast(c, e->cval, t));
     return;
   }
@@ -306,6 +310,7 @@ bool chk_assign_to(DrChecker *c, DrExpr *e, DrType *t) {
     return true;
   }
   if (chk_is_ref(s) && chk_is_ref(t) && chk_subtype(c, s, t)) return true;
+  if (chk_assign_boxing(c, e, t)) return true;
   if (e->kind == E_SWITCH && e->nargs) return chk_switch_poly(c, e, t);
   if (chk_is_numeric(s) && chk_is_numeric(t))
     chk_error(c, e->pos, "incompatible types: possible lossy conversion from %s to %s", chk_type_str(c, s),

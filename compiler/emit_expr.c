@@ -145,6 +145,7 @@ static DrOpcode narrow_op(DrKind t) { return t == DR_K_CHAR ? DR_OP_I2C : t == D
 /* Converts the value in src from type `from` to type `to` into dst
  * (EM_ANY: src itself when nothing changes). */
 int em_convert(Em *E, int src, const DrType *from, const DrType *to, int dst) {
+  if (em_is_boxing(from, to)) return em_box_convert(E, src, from, to, dst);
   DrKind f = em_kind(from), t = em_kind(to);
   bool same = f == t || (int_like(f) && t == DR_K_INT) || t == DR_K_REF || t == DR_K_BOOLEAN ||
               (f == DR_K_BYTE && t == DR_K_SHORT);
@@ -732,8 +733,12 @@ static int incdec(Em *E, DrExpr *e, int dst) {
     em_mov(E, old, cur);
   }
   /* the new value is computed in place: cur is the local itself or a
-   * temporary holding the loaded value */
-  DrKind k = em_kind(t->type);
+   * temporary holding the loaded value (a box: its opened value, boxed
+   * again into cur after) */
+  const DrType *boxed = em_unboxed_type(E, t->type);
+  int box_reg = cur;
+  if (boxed) cur = em_convert(E, box_reg, t->type, boxed, em_temp_for(E, (DrType *)boxed));
+  DrKind k = em_kind(boxed ? boxed : t->type);
   if (k == DR_K_LONG || k == DR_K_DOUBLE || k == DR_K_FLOAT) {
     int one = em_temp(E, false);
     if (k == DR_K_LONG) {
@@ -750,6 +755,11 @@ static int incdec(Em *E, DrExpr *e, int dst) {
   } else {
     em_op(E, DR_OP_ADDK_I, 3, cur, cur, inc ? 1 : -1);
     if (k == DR_K_CHAR || k == DR_K_BYTE || k == DR_K_SHORT) em_op(E, narrow_op(k), 2, cur, cur);
+  }
+  if (boxed) {
+    em_convert(E, cur, boxed, t->type, box_reg);
+    em_free(E, cur);
+    cur = box_reg;
   }
   if (L.kind != E_LOCAL) loc_store(E, &L, cur, line);
   loc_release(E, &L);
