@@ -668,7 +668,8 @@ DrType *chk_value(DrChecker *c, DrExpr *e) {
 void chk_condition(DrChecker *c, DrExpr *e) {
   if (!e) return;
   DrType *t = chk_value(c, e);
-  if (!chk_is_err(t)) t = chk_unbox_operand(c, e);
+  DrType *u = chk_unboxed_type(c, t);
+  if (u && u->kind == TY_BOOLEAN) t = chk_unbox_operand(c, e); /* Boolean: unboxed */
   if (!chk_is_err(t) && t->kind != TY_BOOLEAN)
     chk_error(c, e->pos, "incompatible types: %s cannot be converted to boolean", chk_type_str(c, t));
 }

@@ -46,20 +46,22 @@ static DrType *bad_operands(DrChecker *c, DrExpr *e, int op, DrType *a, DrType *
 DrType *chk_unary(DrChecker *c, DrExpr *e) {
   DrType *t = chk_value(c, e->target);
   if (chk_is_err(t)) return err(c, e);
-  t = chk_unbox_operand(c, e->target);
+  DrType *u = chk_unboxed_type(c, t); /* a box's value (JLS 5.6) */
+  if (!u) u = t;
   int op = e->op;
   DrType *rt = NULL;
   if (op == '!') {
-    if (t->kind == TY_BOOLEAN) rt = t;
+    if (u->kind == TY_BOOLEAN) rt = u;
   } else if (op == '~') {
-    if (chk_is_integral(t)) rt = chk_unary_promote(c, t);
-  } else if (chk_is_numeric(t)) {
-    rt = chk_unary_promote(c, t);
+    if (chk_is_integral(u)) rt = chk_unary_promote(c, u);
+  } else if (chk_is_numeric(u)) {
+    rt = chk_unary_promote(c, u);
   }
   if (!rt) {
     chk_error(c, e->pos, "bad operand type %s for unary operator '%c'", chk_type_str(c, t), op);
     return err(c, e);
   }
+  chk_unbox_operand(c, e->target);
   chk_coerce(c, e->target, rt);
   e->type = rt;
   DrConst v;
@@ -149,6 +151,7 @@ DrType *chk_binary(DrChecker *c, DrExpr *e) {
   DrType *b = chk_value(c, e->rhs);
   chk_scope_pop(c, saved);
   if (chk_is_err(a) || chk_is_err(b)) return err(c, e);
+  DrType *a0 = a, *b0 = b; /* as errors name them: Integer, not int */
   chk_unbox_binary(c, e);
   a = e->lhs->type;
   b = e->rhs->type;
@@ -157,7 +160,7 @@ DrType *chk_binary(DrChecker *c, DrExpr *e) {
   switch (op) {
   case DR_BIN_LAND:
   case DR_BIN_LOR:
-    if (a->kind != TY_BOOLEAN || b->kind != TY_BOOLEAN) return bad_operands(c, e, op, a, b);
+    if (a->kind != TY_BOOLEAN || b->kind != TY_BOOLEAN) return bad_operands(c, e, op, a0, b0);
     e->op_type = e->type = &T->t_boolean;
     fold_binary(c, e, &T->t_boolean);
     return e->type;
@@ -174,7 +177,7 @@ DrType *chk_binary(DrChecker *c, DrExpr *e) {
   case DR_BIN_DIV:
   case DR_BIN_REM: {
     DrType *p = chk_binary_promote(c, a, b);
-    if (!p) return bad_operands(c, e, op, a, b);
+    if (!p) return bad_operands(c, e, op, a0, b0);
     chk_coerce(c, e->lhs, p);
     chk_coerce(c, e->rhs, p);
     e->op_type = e->type = p;
@@ -184,7 +187,7 @@ DrType *chk_binary(DrChecker *c, DrExpr *e) {
   case DR_BIN_SHL:
   case DR_BIN_SHR:
   case DR_BIN_USHR: {
-    if (!chk_is_integral(a) || !chk_is_integral(b)) return bad_operands(c, e, op, a, b);
+    if (!chk_is_integral(a) || !chk_is_integral(b)) return bad_operands(c, e, op, a0, b0);
     DrType *pa = chk_unary_promote(c, a);
     chk_coerce(c, e->lhs, pa);
     chk_coerce(c, e->rhs, &T->t_int); /* the emitter wants an int count */
@@ -197,7 +200,7 @@ DrType *chk_binary(DrChecker *c, DrExpr *e) {
   case DR_BIN_LE:
   case DR_BIN_GE: {
     DrType *p = chk_binary_promote(c, a, b);
-    if (!p) return bad_operands(c, e, op, a, b);
+    if (!p) return bad_operands(c, e, op, a0, b0);
     chk_coerce(c, e->lhs, p);
     chk_coerce(c, e->rhs, p);
     e->op_type = p;
@@ -223,7 +226,7 @@ DrType *chk_binary(DrChecker *c, DrExpr *e) {
       chk_error(c, e->pos, "incomparable types: %s and %s", chk_type_str(c, a), chk_type_str(c, b));
       return err(c, e);
     } else {
-      return bad_operands(c, e, op, a, b);
+      return bad_operands(c, e, op, a0, b0);
     }
     e->op_type = p;
     e->type = &T->t_boolean;
@@ -238,7 +241,7 @@ DrType *chk_binary(DrChecker *c, DrExpr *e) {
       fold_binary(c, e, &T->t_boolean);
       return e->type;
     }
-    if (!chk_is_integral(a) || !chk_is_integral(b)) return bad_operands(c, e, op, a, b);
+    if (!chk_is_integral(a) || !chk_is_integral(b)) return bad_operands(c, e, op, a0, b0);
     DrType *p = chk_binary_promote(c, a, b);
     chk_coerce(c, e->lhs, p);
     chk_coerce(c, e->rhs, p);
@@ -246,7 +249,7 @@ DrType *chk_binary(DrChecker *c, DrExpr *e) {
     fold_binary(c, e, p);
     return e->type;
   }
-  default: return bad_operands(c, e, op, a, b);
+  default: return bad_operands(c, e, op, a0, b0);
   }
 }
 
