@@ -76,6 +76,15 @@ static char *trimmed_ascii(const DrString *s) {
   return t;
 }
 
+/* FloatingDecimal's own complaint: a second point among the leading
+ * digits */
+static bool multiple_points(const char *s) {
+  if (*s == '+' || *s == '-') s++;
+  int points = 0;
+  for (; isdigit((unsigned char)*s) || *s == '.'; s++) points += *s == '.';
+  return points > 1;
+}
+
 static bool parse_floating(DrVM *vm, DrValue *args, bool single, DrValue *ret) {
   DrString *s = (DrString *)args[0].ref;
   if (!s) return dr_throw_npe(vm);
@@ -89,9 +98,10 @@ static bool parse_floating(DrVM *vm, DrValue *args, bool single, DrValue *ret) {
     free(t);
     return true;
   }
-  bool empty = t && !*t;
+  bool empty = t && !*t, points = t && multiple_points(t);
   free(t);
   if (empty) return dr_throw(vm, DR_WK_NUMBER_FORMAT, "empty String");
+  if (points) return dr_throw(vm, DR_WK_NUMBER_FORMAT, "multiple points");
   DrBuf16 *b = &vm->scratch16;
   b->len = 0;
   dr_buf16_append_ascii(b, "For input string: \"");
