@@ -288,7 +288,9 @@ static void dtoa(Decimal *r, int bin_exp, uint64_t fract_bits, int n_significant
         }
         r->digits[nd++] = (char)('0' + q);
       }
-      low_digit_difference = (int64_t)wshl32(b, 1) - tens;
+      /* computed in int, as the JDK does, then widened (a float's b
+       * reaches 2^30: b << 1 - tens wraps) */
+      low_digit_difference = (int32_t)((uint32_t)wshl32(b, 1) - (uint32_t)tens);
     } else {
       int64_t b = wshl64(wmul64((int64_t)fract_bits, pow5_i64(b5)), b2);
       int64_t s = wshl64(pow5_i64(s5), s2);
