@@ -485,6 +485,8 @@ static DrType *check_new(DrChecker *c, DrExpr *e) {
 static void check_int_operand(DrChecker *c, DrExpr *x) {
   DrType *t = chk_value(c, x);
   if (chk_is_err(t)) return;
+  DrType *u = chk_unboxed_type(c, t);
+  if (u && chk_is_integral(u) && u->kind != TY_LONG) t = chk_unbox_operand(c, x);
   DrType *p = chk_unary_promote(c, t);
   if (p && p->kind == TY_INT) {
     chk_coerce(c, x, p);
