@@ -37,6 +37,7 @@ typedef struct {
   int nlambdas;           /* lambda$...$N numbers given out in it */
   int nsynthetic;         /* $$Lambda$N numbers given out in it */
   bool is_fn;             /* a lambda's or method reference's class */
+  bool static_local;      /* a local interface, enum or record: captures nothing */
 } DrChkClass;
 
 typedef struct {

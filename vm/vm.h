@@ -491,6 +491,10 @@ int dr_double_to_string(double d, char *buf);
 /* Float.toString: JDK 17 formats a float with the same digit generator,
  * told the float's 24 significant bits */
 int dr_float_to_string(float f, char *buf);
+/* The digits java.util.Formatter rounds (FloatingDecimal's, not in
+ * Double.toString's compatible form) of |d|, finite: value =
+ * 0.DIGITS * 10^dec_exp; digits must hold 24; returns their number. */
+int dr_double_digits(double d, char *digits, int *dec_exp);
 int32_t dr_string_hash(DrString *s);
 /* added for the built-in library: */
 /* Long.toString / Integer.toHexString texts; buf holds 21 / 9 bytes. */

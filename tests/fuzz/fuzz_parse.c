@@ -72,7 +72,9 @@ static void fz_expr(DrFuzzWalk *w, const DrExpr *e) {
   case E_CALL:
     FZ_REQUIRE(e->name != NULL);
     if (e->is_super) FZ_REQUIRE(e->target == NULL);
+    else FZ_REQUIRE(e->super_of == NULL);
     if (e->target) fz_expr(w, e->target);
+    if (e->super_of) fz_expr(w, e->super_of);
     break;
   case E_INDEX:
     fz_expr(w, e->target);
@@ -124,6 +126,21 @@ static void fz_expr(DrFuzzWalk *w, const DrExpr *e) {
   case E_SWITCH:
     FZ_REQUIRE(e->sw != NULL && e->sw->kind == S_SWITCH && e->sw->is_expr);
     fz_stmt(w, e->sw);
+    break;
+  case E_LAMBDA:
+    FZ_REQUIRE(e->nparams >= 0 && (e->nparams == 0 || e->params != NULL));
+    for (int i = 0; i < e->nparams; i++) FZ_REQUIRE(e->params[i].name != NULL);
+    FZ_REQUIRE(e->block == NULL || e->rhs == NULL);
+    if (e->block) fz_stmt(w, e->block);
+    if (e->rhs) fz_expr(w, e->rhs);
+    break;
+  case E_METHOD_REF:
+    FZ_REQUIRE(e->target != NULL);
+    fz_expr(w, e->target);
+    if (e->tref.dims > 0) fz_tref(&e->tref);
+    break;
+  case E_CLASS_LIT:
+    fz_tref(&e->tref);
     break;
   default:
     fz_fail("expression kind the parser never builds");
@@ -217,6 +234,10 @@ static void fz_stmt(DrFuzzWalk *w, const DrStmt *s) {
     FZ_REQUIRE(s->class_decl != NULL);
     fz_class(w, s->class_decl);
     break;
+  case S_LABELED:
+    FZ_REQUIRE(s->label != NULL && s->body != NULL);
+    fz_stmt(w, s->body);
+    break;
   default:
     fz_fail("statement kind out of range");
   }
@@ -270,7 +291,7 @@ static bool fz_one(const uint8_t *data, size_t size) {
    * checks better without a NUL after the bytes */
   char *text = dr_xrealloc(NULL, size ? size : 1);
   if (size) memcpy(text, data, size);
-  DrSource src = {"<fuzz>", text, size};
+  DrSource src = {.path = "<fuzz>", .text = text, .len = size};
 
   DrArena arena;
   dr_arena_init(&arena);
@@ -289,7 +310,7 @@ static bool fz_one(const uint8_t *data, size_t size) {
   }
   bool ok2 = dr_parse(&arena, &diags, &src, false, &prog);
   FZ_REQUIRE(prog.nclasses >= before);
-  for (int i = before; i < prog.nclasses; i++) FZ_REQUIRE(!prog.classes[i]->from_prelude && !prog.classes[i]->package);
+  for (int i = before; i < prog.nclasses; i++) FZ_REQUIRE(!prog.classes[i]->from_prelude); /* a package line is allowed */
   /* errors are reported iff the parse says so */
   FZ_REQUIRE((ok && ok2) == (diags.count == 0));
   for (int i = 0; i < diags.count; i++) FZ_REQUIRE(diags.items[i].line >= 1 && diags.items[i].col >= 1);
