@@ -41,8 +41,11 @@ typedef enum {
   TY_VOID,
   TY_BOOLEAN,
   TY_CHAR,
+  TY_BYTE,
+  TY_SHORT,
   TY_INT,
   TY_LONG,
+  TY_FLOAT,  /* values are doubles holding a float exactly (DrConst.d, lit.d) */
   TY_DOUBLE,
   TY_NULL,   /* the type of `null` */
   TY_CLASS,  /* class or interface: cls */
@@ -70,7 +73,7 @@ typedef struct {
 
 /* Compile-time constant values (JLS 15.28). */
 typedef struct {
-  DrTypeKind kind; /* TY_BOOLEAN/CHAR/INT: i; TY_LONG: j; TY_DOUBLE: d; TY_CLASS (String): s */
+  DrTypeKind kind; /* TY_BOOLEAN/CHAR/BYTE/SHORT/INT: i; TY_LONG: j; TY_FLOAT/DOUBLE: d; TY_CLASS (String): s */
   int64_t j;
   int32_t i;
   double d;
@@ -84,6 +87,7 @@ typedef enum {
   E_INT_LIT,     /* lit.i  (also produced by folding) */
   E_LONG_LIT,    /* lit.j */
   E_DOUBLE_LIT,  /* lit.d */
+  E_FLOAT_LIT,   /* lit.d, a float value */
   E_CHAR_LIT,    /* lit.i */
   E_BOOL_LIT,    /* lit.i */
   E_STRING_LIT,  /* lit.s / lit.slen */
@@ -517,7 +521,8 @@ const char *dr_type_name(DrArena *arena, const DrType *t);
 
 /* Canonical types of a compilation (owned by the checker's context). */
 typedef struct DrTypes {
-  DrType t_void, t_boolean, t_char, t_int, t_long, t_double, t_null, t_error;
+  DrType t_void, t_boolean, t_char, t_byte, t_short, t_int, t_long, t_float, t_double, t_null, t_error;
+  DrClassSym *box_cls[TY_DOUBLE + 1]; /* by primitive kind: its wrapper class (checker_box.c) */
 } DrTypes;
 
 #endif

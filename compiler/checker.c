@@ -186,6 +186,7 @@ static void build_class_table(DrChecker *c) {
   c->c_record = prelude_class(c, "Record");
   c->t_object = c->c_object ? c->c_object->type : &c->T->t_error;
   c->t_string = c->c_string ? c->c_string->type : &c->T->t_error;
+  chk_box_init(c);
 }
 
 /* ---------------------------------------------------------- supertypes */

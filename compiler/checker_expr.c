@@ -25,6 +25,7 @@ static void set_lit_const(DrExpr *e, DrTypeKind k) {
   e->cval.kind = k;
   switch (k) {
   case TY_LONG: e->cval.j = e->lit.j; break;
+  case TY_FLOAT:
   case TY_DOUBLE: e->cval.d = e->lit.d; break;
   case TY_CLASS:
     e->cval.s = e->lit.s;
@@ -505,12 +506,14 @@ static DrType *check_new(DrChecker *c, DrExpr *e) {
 static void check_int_operand(DrChecker *c, DrExpr *x) {
   DrType *t = chk_value(c, x);
   if (chk_is_err(t)) return;
+  DrType *u = chk_unboxed_type(c, t);
+  if (u && chk_is_integral(u) && u->kind != TY_LONG) t = chk_unbox_operand(c, x);
   DrType *p = chk_unary_promote(c, t);
   if (p && p->kind == TY_INT) {
     chk_coerce(c, x, p);
     return;
   }
-  if (t->kind == TY_LONG || t->kind == TY_DOUBLE)
+  if (t->kind == TY_LONG || t->kind == TY_DOUBLE || t->kind == TY_FLOAT)
     chk_error(c, x->pos, "incompatible types: possible lossy conversion from %s to int", chk_type_str(c, t));
   else
     chk_error(c, x->pos, "incompatible types: %s cannot be converted to int", chk_type_str(c, t));
@@ -620,6 +623,7 @@ DrType *chk_expr_q(DrChecker *c, DrExpr *e) {
   case E_INT_LIT: e->type = &c->T->t_int; set_lit_const(e, TY_INT); return e->type;
   case E_LONG_LIT: e->type = &c->T->t_long; set_lit_const(e, TY_LONG); return e->type;
   case E_DOUBLE_LIT: e->type = &c->T->t_double; set_lit_const(e, TY_DOUBLE); return e->type;
+  case E_FLOAT_LIT: e->type = &c->T->t_float; set_lit_const(e, TY_FLOAT); return e->type;
   case E_CHAR_LIT: e->type = &c->T->t_char; set_lit_const(e, TY_CHAR); return e->type;
   case E_BOOL_LIT: e->type = &c->T->t_boolean; set_lit_const(e, TY_BOOLEAN); return e->type;
   case E_STRING_LIT: e->type = c->t_string; set_lit_const(e, TY_CLASS); return e->type;
@@ -687,6 +691,8 @@ DrType *chk_value(DrChecker *c, DrExpr *e) {
 void chk_condition(DrChecker *c, DrExpr *e) {
   if (!e) return;
   DrType *t = chk_value(c, e);
+  DrType *u = chk_unboxed_type(c, t);
+  if (u && u->kind == TY_BOOLEAN) t = chk_unbox_operand(c, e); /* Boolean: unboxed */
   if (!chk_is_err(t) && t->kind != TY_BOOLEAN)
     chk_error(c, e->pos, "incompatible types: %s cannot be converted to boolean", chk_type_str(c, t));
 }

@@ -219,6 +219,7 @@ bool chk_is_string(DrChecker *c, const DrType *t);
 bool chk_subclass(const DrClassSym *a, const DrClassSym *b);
 bool chk_subtype(DrChecker *c, DrType *s, DrType *t);
 bool chk_prim_widens(const DrType *s, const DrType *t);
+bool chk_const_fits(const DrExpr *e, const DrType *t);
 bool chk_invocation_conv(DrChecker *c, DrType *s, DrType *t);
 bool chk_castable(DrChecker *c, DrType *s, DrType *t);
 DrType *chk_unary_promote(DrChecker *c, DrType *t);
@@ -231,6 +232,24 @@ bool chk_fold_unary(DrChecker *c, int op, DrConst a, DrType *t, DrConst *out);
 bool chk_fold_binary(DrChecker *c, int op, DrType *optype, DrConst a, DrConst b, DrConst *out);
 DrConst chk_const_concat(DrChecker *c, DrConst a, DrConst b);
 bool chk_const_equal(DrConst a, DrConst b);
+
+/* checker_box.c: boxing and unboxing */
+void chk_box_init(DrChecker *c);
+DrType *chk_unboxed_type(DrChecker *c, const DrType *t); /* Integer -> int; NULL if no wrapper */
+DrType *chk_boxed_type(DrChecker *c, const DrType *prim);  /* int -> Integer */
+/* Unboxes e in place if it is a box; its (primitive or unchanged) type. */
+DrType *chk_unbox_operand(DrChecker *c, DrExpr *e);
+/* Invocation conversion with boxing (JLS 5.3, loose). */
+bool chk_loose_conv(DrChecker *c, DrType *s, DrType *t);
+/* The boxing and unboxing conversions of assignment (JLS 5.2), applied to e. */
+bool chk_assign_boxing(DrChecker *c, DrExpr *e, DrType *t);
+/* A cast that boxes or unboxes (JLS 5.5): target converted so that the
+ * cast left is a plain primitive or reference cast; false if not one. */
+bool chk_cast_boxing(DrChecker *c, DrExpr *target, DrType *t);
+/* The operands of a binary operator unboxed where JLS 15 says so. */
+void chk_unbox_binary(DrChecker *c, DrExpr *e);
+/* The type of cond ? lhs : rhs (JLS 15.25), NULL if none. */
+DrType *chk_cond_type(DrChecker *c, DrExpr *e);
 
 /* checker_annot.c: the annotations of a class, its members and their
  * parameters; of a local variable declaration. */

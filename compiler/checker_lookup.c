@@ -90,20 +90,13 @@ DrClassSym *chk_qualified_class(DrChecker *c, const char *pkg, const char *name)
 static const char *const library_hints[] = {
     "ArrayList", "LinkedList", "List", "HashMap", "TreeMap", "LinkedHashMap", "Map", "HashSet", "TreeSet",
     "LinkedHashSet", "Set", "Scanner", "Arrays", "Collections", "Iterator", "Iterable", "Collection", "Optional",
-    "Objects", "Deque", "ArrayDeque", "Queue", "PriorityQueue", "Stack", "Vector", "Boolean", "Byte", "Short",
-    "Float", "Number", "Comparable", "Comparator", "Function", "Supplier", "Consumer", "Predicate",
+    "Objects", "Deque", "ArrayDeque", "Queue", "PriorityQueue", "Stack", "Vector", "Comparable", "Comparator", "Function", "Supplier", "Consumer", "Predicate",
     "AtomicInteger", "AtomicLong", "ConcurrentHashMap", "Executors", "ExecutorService", "CountDownLatch",
     "ReentrantLock", "Lock", "Semaphore", "StringBuffer", "Class", "CharSequence", "Cloneable",
     "AutoCloseable", "BufferedReader", "InputStreamReader", "IOException", "PrintStream", "Files", "Path",
     "BigInteger", "BigDecimal", "Void", "Override", "SuppressWarnings", "StringJoiner"};
 
 static void report_unknown_type(DrChecker *c, DrPos pos, const char *name) {
-  static const char *const unsupported[] = {"byte", "short", "float"};
-  for (size_t i = 0; i < DR_ARRAY_LEN(unsupported); i++)
-    if (strcmp(unsupported[i], name) == 0) {
-      chk_error(c, pos, "%s is not supported in DL", name);
-      return;
-    }
   const char *simple = strrchr(name, '.');
   simple = simple ? simple + 1 : name;
   for (size_t i = 0; i < DR_ARRAY_LEN(library_hints); i++)
@@ -122,6 +115,9 @@ static DrType *prim_named(DrChecker *c, const char *n) {
   if (strcmp(n, "double") == 0) return &T->t_double;
   if (strcmp(n, "boolean") == 0) return &T->t_boolean;
   if (strcmp(n, "char") == 0) return &T->t_char;
+  if (strcmp(n, "byte") == 0) return &T->t_byte;
+  if (strcmp(n, "short") == 0) return &T->t_short;
+  if (strcmp(n, "float") == 0) return &T->t_float;
   if (strcmp(n, "void") == 0) return &T->t_void;
   return NULL;
 }
@@ -295,17 +291,18 @@ static DrType *param_at(const DrMethodSym *m, int i, bool arity) {
   return m->params[i];
 }
 
-/* Applicable by strict or loose invocation (JLS 15.12.2.2-3: the same
- * without boxing), or (arity) by variable arity invocation (15.12.2.4).
+/* Applicable by strict invocation (JLS 15.12.2.2), by loose invocation
+ * (box: 15.12.2.3, with boxing), or (arity) by variable arity invocation
+ * (15.12.2.4, with boxing).
  * A lambda or method reference fits a parameter by its shape
  * (chk_poly_fits): its type comes from the method chosen. */
-static bool applicable(DrChecker *c, DrMethodSym *m, DrExpr **args, int nargs, bool arity) {
+static bool applicable(DrChecker *c, DrMethodSym *m, DrExpr **args, int nargs, bool arity, bool box) {
   if (arity ? !m->is_varargs || nargs < m->nparams - 1 : m->nparams != nargs) return false;
   for (int i = 0; i < nargs; i++) {
     DrType *p = param_at(m, i, arity);
     if (args[i] && chk_is_poly(args[i])) {
       if (!chk_poly_fits(c, args[i], p)) return false;
-    } else if (!args[i] || !chk_invocation_conv(c, args[i]->type, p)) {
+    } else if (!args[i] || !(box ? chk_loose_conv(c, args[i]->type, p) : chk_invocation_conv(c, args[i]->type, p))) {
       return false;
     }
   }
@@ -327,7 +324,7 @@ static bool more_specific(DrChecker *c, DrMethodSym *m1, DrMethodSym *m2, DrExpr
 }
 
 bool chk_needs_packing(DrChecker *c, DrMethodSym *m, DrExpr **args, int nargs) {
-  return m && m->is_varargs && !applicable(c, m, args, nargs, false);
+  return m && m->is_varargs && !applicable(c, m, args, nargs, false, true);
 }
 
 static const char *param_list(DrChecker *c, DrType **ps, int n) {
@@ -382,13 +379,14 @@ DrMethodSym *chk_resolve_call(DrChecker *c, DrPos pos, DrClassSym *cls, const ch
   for (int i = 0; i < nargs; i++)
     if (!args[i] || chk_is_err(args[i]->type)) arg_error = true;
   DrChkMethodList app = {NULL, 0, 0}, hidden = {NULL, 0, 0};
-  /* phases 1 and 2 (fixed arity), then phase 3 (variable arity) */
+  /* phase 1 (no boxing), phase 2 (boxing), then phase 3 (variable arity):
+   * m(long) beats m(Integer) for m(5) */
   bool arity = false;
-  for (int phase = 0; phase < 2 && app.count == 0 && hidden.count == 0; phase++) {
-    arity = phase == 1;
+  for (int phase = 0; phase < 3 && app.count == 0 && hidden.count == 0; phase++) {
+    arity = phase == 2;
     for (int i = 0; i < all.count; i++) {
       DrMethodSym *m = all.items[i];
-      if (!applicable(c, m, args, nargs, arity)) continue;
+      if (!applicable(c, m, args, nargs, arity, phase > 0)) continue;
       if (chk_accessible(c, m->owner, m->mods)) DR_ARENA_PUSH(c->arena, app.items, app.count, app.cap, m);
       else DR_ARENA_PUSH(c->arena, hidden.items, hidden.count, hidden.cap, m);
     }

@@ -46,19 +46,22 @@ static DrType *bad_operands(DrChecker *c, DrExpr *e, int op, DrType *a, DrType *
 DrType *chk_unary(DrChecker *c, DrExpr *e) {
   DrType *t = chk_value(c, e->target);
   if (chk_is_err(t)) return err(c, e);
+  DrType *u = chk_unboxed_type(c, t); /* a box's value (JLS 5.6) */
+  if (!u) u = t;
   int op = e->op;
   DrType *rt = NULL;
   if (op == '!') {
-    if (t->kind == TY_BOOLEAN) rt = t;
+    if (u->kind == TY_BOOLEAN) rt = u;
   } else if (op == '~') {
-    if (chk_is_integral(t)) rt = chk_unary_promote(c, t);
-  } else if (chk_is_numeric(t)) {
-    rt = chk_unary_promote(c, t);
+    if (chk_is_integral(u)) rt = chk_unary_promote(c, u);
+  } else if (chk_is_numeric(u)) {
+    rt = chk_unary_promote(c, u);
   }
   if (!rt) {
     chk_error(c, e->pos, "bad operand type %s for unary operator '%c'", chk_type_str(c, t), op);
     return err(c, e);
   }
+  chk_unbox_operand(c, e->target);
   chk_coerce(c, e->target, rt);
   e->type = rt;
   DrConst v;
@@ -122,7 +125,7 @@ DrType *chk_incdec(DrChecker *c, DrExpr *e) {
   DrType *t = e->target->type;
   if (chk_is_err(t)) return err(c, e);
   const char *op = (e->kind == E_PREINC || e->kind == E_POSTINC) ? "++" : "--";
-  if (!chk_is_numeric(t)) {
+  if (!chk_is_numeric(t) && !chk_is_numeric(chk_unboxed_type(c, t))) {
     chk_error(c, e->pos, "bad operand type %s for unary operator '%s'", chk_type_str(c, t), op);
     return err(c, e);
   }
@@ -148,12 +151,16 @@ DrType *chk_binary(DrChecker *c, DrExpr *e) {
   DrType *b = chk_value(c, e->rhs);
   chk_scope_pop(c, saved);
   if (chk_is_err(a) || chk_is_err(b)) return err(c, e);
+  DrType *a0 = a, *b0 = b; /* as errors name them: Integer, not int */
+  chk_unbox_binary(c, e);
+  a = e->lhs->type;
+  b = e->rhs->type;
   int op = e->op;
   DrTypes *T = c->T;
   switch (op) {
   case DR_BIN_LAND:
   case DR_BIN_LOR:
-    if (a->kind != TY_BOOLEAN || b->kind != TY_BOOLEAN) return bad_operands(c, e, op, a, b);
+    if (a->kind != TY_BOOLEAN || b->kind != TY_BOOLEAN) return bad_operands(c, e, op, a0, b0);
     e->op_type = e->type = &T->t_boolean;
     fold_binary(c, e, &T->t_boolean);
     return e->type;
@@ -170,7 +177,7 @@ DrType *chk_binary(DrChecker *c, DrExpr *e) {
   case DR_BIN_DIV:
   case DR_BIN_REM: {
     DrType *p = chk_binary_promote(c, a, b);
-    if (!p) return bad_operands(c, e, op, a, b);
+    if (!p) return bad_operands(c, e, op, a0, b0);
     chk_coerce(c, e->lhs, p);
     chk_coerce(c, e->rhs, p);
     e->op_type = e->type = p;
@@ -180,7 +187,7 @@ DrType *chk_binary(DrChecker *c, DrExpr *e) {
   case DR_BIN_SHL:
   case DR_BIN_SHR:
   case DR_BIN_USHR: {
-    if (!chk_is_integral(a) || !chk_is_integral(b)) return bad_operands(c, e, op, a, b);
+    if (!chk_is_integral(a) || !chk_is_integral(b)) return bad_operands(c, e, op, a0, b0);
     DrType *pa = chk_unary_promote(c, a);
     chk_coerce(c, e->lhs, pa);
     chk_coerce(c, e->rhs, &T->t_int); /* the emitter wants an int count */
@@ -193,7 +200,7 @@ DrType *chk_binary(DrChecker *c, DrExpr *e) {
   case DR_BIN_LE:
   case DR_BIN_GE: {
     DrType *p = chk_binary_promote(c, a, b);
-    if (!p) return bad_operands(c, e, op, a, b);
+    if (!p) return bad_operands(c, e, op, a0, b0);
     chk_coerce(c, e->lhs, p);
     chk_coerce(c, e->rhs, p);
     e->op_type = p;
@@ -219,7 +226,7 @@ DrType *chk_binary(DrChecker *c, DrExpr *e) {
       chk_error(c, e->pos, "incomparable types: %s and %s", chk_type_str(c, a), chk_type_str(c, b));
       return err(c, e);
     } else {
-      return bad_operands(c, e, op, a, b);
+      return bad_operands(c, e, op, a0, b0);
     }
     e->op_type = p;
     e->type = &T->t_boolean;
@@ -234,7 +241,7 @@ DrType *chk_binary(DrChecker *c, DrExpr *e) {
       fold_binary(c, e, &T->t_boolean);
       return e->type;
     }
-    if (!chk_is_integral(a) || !chk_is_integral(b)) return bad_operands(c, e, op, a, b);
+    if (!chk_is_integral(a) || !chk_is_integral(b)) return bad_operands(c, e, op, a0, b0);
     DrType *p = chk_binary_promote(c, a, b);
     chk_coerce(c, e->lhs, p);
     chk_coerce(c, e->rhs, p);
@@ -242,7 +249,7 @@ DrType *chk_binary(DrChecker *c, DrExpr *e) {
     fold_binary(c, e, p);
     return e->type;
   }
-  default: return bad_operands(c, e, op, a, b);
+  default: return bad_operands(c, e, op, a0, b0);
   }
 }
 
@@ -275,6 +282,15 @@ DrType *chk_assign(DrChecker *c, DrExpr *e) {
   if (chk_is_err(rt)) return lt;
   DrTypes *T = c->T;
   DrType *p = NULL;
+  /* a box is opened for the operation and the result boxed again (JLS
+   * 15.26.2: E1 = (T) ((E1) op (E2))) */
+  DrType *box = chk_unboxed_type(c, lt) ? lt : NULL;
+  if (box && !(op == DR_BIN_ADD && chk_is_string(c, rt))) {
+    lt = chk_unboxed_type(c, lt);
+    rt = chk_unbox_operand(c, e->rhs);
+  } else if (!chk_is_string(c, lt)) {
+    rt = chk_unbox_operand(c, e->rhs);
+  }
   switch (op) {
   case DR_BIN_ADD:
     if (chk_is_string(c, lt)) {
@@ -296,7 +312,7 @@ DrType *chk_assign(DrChecker *c, DrExpr *e) {
     if (chk_is_integral(lt) && chk_is_integral(rt)) {
       e->op_type = chk_unary_promote(c, lt);
       chk_coerce(c, e->rhs, &T->t_int);
-      return lt;
+      return e->type;
     }
     break;
   case DR_BIN_AND:
@@ -308,13 +324,17 @@ DrType *chk_assign(DrChecker *c, DrExpr *e) {
   default: break;
   }
   if (!p) {
-    bad_operands(c, e, op, lt, rt);
+    bad_operands(c, e, op, box ? box : lt, rt);
     return e->type;
+  }
+  if (box && p != lt && !chk_prim_widens(p, lt)) {
+    chk_error(c, e->pos, "incompatible types: %s cannot be converted to %s", chk_type_str(c, p), chk_type_str(c, box));
+    return err(c, e);
   }
   e->op_type = p;
   chk_coerce(c, e->rhs, p);
-  e->type = lt;
-  return lt;
+  e->type = box ? box : lt;
+  return e->type;
 }
 
 /* ---------------------------------------------------------- ?: (15.25) */
@@ -337,23 +357,7 @@ DrType *chk_cond_op(DrChecker *c, DrExpr *e) {
   DrType *b = chk_value(c, e->rhs);
   chk_scope_pop(c, saved);
   if (!e->cond || chk_is_err(e->cond->type) || chk_is_err(a) || chk_is_err(b)) return err(c, e);
-  DrType *t = NULL;
-  if (a == b) {
-    t = a;
-  } else if (chk_is_numeric(a) && chk_is_numeric(b)) {
-    if (a->kind == TY_CHAR && b->kind == TY_INT && e->rhs->is_const && e->rhs->cval.i >= 0 && e->rhs->cval.i <= 0xFFFF)
-      t = a;
-    else if (b->kind == TY_CHAR && a->kind == TY_INT && e->lhs->is_const && e->lhs->cval.i >= 0 &&
-             e->lhs->cval.i <= 0xFFFF)
-      t = b;
-    else
-      t = chk_binary_promote(c, a, b);
-  } else if (chk_is_ref(a) && chk_is_ref(b)) {
-    if (chk_subtype(c, a, b)) t = b;
-    else if (chk_subtype(c, b, a)) t = a;
-    else if (a->kind == TY_CLASS && b->kind == TY_CLASS) t = chk_common_superclass(a->cls, b->cls, c->c_object)->type;
-    else t = c->t_object;
-  }
+  DrType *t = chk_cond_type(c, e);
   if (!t) {
     chk_error(c, e->pos, "incompatible types: bad type in conditional expression; %s and %s have no common type in DL",
               chk_type_str(c, a), chk_type_str(c, b));
@@ -386,6 +390,7 @@ DrType *chk_cast(DrChecker *c, DrExpr *e) {
   }
   e->type = t;
   if (chk_is_err(s)) return t;
+  if (chk_cast_boxing(c, e->target, t)) s = e->target->type;
   if (!chk_castable(c, s, t)) {
     chk_error(c, e->pos, "incompatible types: %s cannot be converted to %s", chk_type_str(c, s), chk_type_str(c, t));
     return err(c, e);

@@ -143,8 +143,7 @@ static void check_foreach(DrChecker *c, DrStmt *s) {
     DrLocalSym *l = chk_declare_local(c, d->name, vt, d->pos, s->is_final, false);
     d->sym = l;
     if (!chk_is_err(elem) && !chk_is_err(vt)) {
-      bool ok = elem == vt || (chk_is_prim(elem) && chk_is_prim(vt) && chk_prim_widens(elem, vt)) ||
-                (chk_is_ref(elem) && chk_is_ref(vt) && chk_subtype(c, elem, vt));
+      bool ok = elem == vt || chk_loose_conv(c, elem, vt); /* boxing and unboxing included */
       if (!ok) {
         if (chk_is_numeric(elem) && chk_is_numeric(vt))
           chk_error(c, d->pos, "incompatible types: possible lossy conversion from %s to %s", chk_type_str(c, elem),

@@ -61,13 +61,17 @@ static int enum_label(DrChecker *c, DrExpr *x, DrType *t) {
  * JLS 14.11 allows), or the error type after reporting. */
 static DrType *selector_type(DrChecker *c, DrStmt *s) {
   DrType *t = s->expr ? chk_value(c, s->expr) : &c->T->t_error;
-  if (chk_is_err(t) || chk_is_string(c, t) || t->kind == TY_INT || t->kind == TY_CHAR) return t;
+  DrType *u = chk_unboxed_type(c, t);
+  if (u && u->kind != TY_BOOLEAN && chk_is_integral(u) && u->kind != TY_LONG) t = chk_unbox_operand(c, s->expr);
+  if (chk_is_err(t) || chk_is_string(c, t) || t->kind == TY_INT || t->kind == TY_CHAR || t->kind == TY_BYTE ||
+      t->kind == TY_SHORT)
+    return t;
   if (is_enum(t)) {
     bool found = false;
     s->switch_ordinal = chk_resolve_call(c, s->expr->pos, t->cls, "ordinal", NULL, 0, false, &found);
     return t;
   }
-  if (t->kind == TY_LONG || t->kind == TY_DOUBLE)
+  if (t->kind == TY_LONG || t->kind == TY_DOUBLE || t->kind == TY_FLOAT)
     chk_error(c, s->expr->pos, "incompatible types: possible lossy conversion from %s to int", chk_type_str(c, t));
   else
     chk_error(c, s->expr->pos, "incompatible types: %s cannot be converted to int", chk_type_str(c, t));
@@ -161,25 +165,34 @@ static bool char_with_constants(DrExpr **rs, int n) {
 
 /* The type of a switch expression from its results' types (JLS 15.28.1),
  * or NULL if they have none in common (DL has no boxing). */
+/* A result's type with a box opened (Integer -> int). */
+static DrType *value_type(DrChecker *c, DrType *t) {
+  DrType *u = chk_unboxed_type(c, t);
+  return u ? u : t;
+}
+
 static DrType *result_type(DrChecker *c, DrExpr **rs, int n) {
-  bool same = true, numeric = true, refs = true;
+  bool same = true, numeric = true, boolean = true, refs = true;
   for (int i = 0; i < n; i++) {
     DrType *t = rs[i]->type;
     same = same && t == rs[0]->type;
-    numeric = numeric && chk_is_numeric(t);
-    refs = refs && (chk_is_ref(t) || t->kind == TY_NULL);
+    numeric = numeric && chk_is_numeric(value_type(c, t));
+    boolean = boolean && value_type(c, t)->kind == TY_BOOLEAN;
+    refs = refs && (chk_is_ref(t) || t->kind == TY_NULL || chk_boxed_type(c, t));
   }
   if (same) return rs[0]->type;
-  if (numeric) {
+  if (boolean) return &c->T->t_boolean;
+  if (numeric) { /* numeric promotion, which unboxes */
     if (char_with_constants(rs, n)) return &c->T->t_char;
-    DrType *t = rs[0]->type;
-    for (int i = 1; i < n; i++) t = chk_binary_promote(c, t, rs[i]->type);
+    DrType *t = value_type(c, rs[0]->type);
+    for (int i = 1; i < n; i++) t = chk_binary_promote(c, t, value_type(c, rs[i]->type));
     return t;
   }
   if (!refs) return NULL;
   DrType *t = &c->T->t_null;
   for (int i = 0; i < n; i++) {
     DrType *r = rs[i]->type;
+    if (chk_is_prim(r)) r = chk_boxed_type(c, r); /* boxed, then lub */
     if (chk_subtype(c, r, t)) continue;
     if (chk_subtype(c, t, r)) t = r;
     else if (t->kind == TY_CLASS && r->kind == TY_CLASS) t = chk_common_superclass(t->cls, r->cls, c->c_object)->type;
@@ -240,8 +253,8 @@ DrType *chk_switch_expr(DrChecker *c, DrExpr *e) {
 }
 
 static bool result_fits(DrChecker *c, DrExpr *r, DrType *rt, DrType *t) {
-  if (rt == t || chk_invocation_conv(c, rt, t)) return true;
-  return t->kind == TY_CHAR && rt->kind == TY_INT && r->is_const && r->cval.i >= 0 && r->cval.i <= 0xFFFF;
+  if (rt == t || chk_loose_conv(c, rt, t)) return true;
+  return rt->kind == TY_INT && chk_const_fits(r, t);
 }
 
 bool chk_switch_poly(DrChecker *c, DrExpr *e, DrType *t) {

@@ -18,6 +18,9 @@ void chk_init_types(DrChecker *c) {
   T->t_int.kind = TY_INT;
   T->t_long.kind = TY_LONG;
   T->t_double.kind = TY_DOUBLE;
+  T->t_byte.kind = TY_BYTE;
+  T->t_short.kind = TY_SHORT;
+  T->t_float.kind = TY_FLOAT;
   T->t_null.kind = TY_NULL;
   T->t_error.kind = TY_ERROR;
 }
@@ -43,6 +46,9 @@ const char *dr_type_name(DrArena *arena, const DrType *t) {
   case TY_INT: return "int";
   case TY_LONG: return "long";
   case TY_DOUBLE: return "double";
+  case TY_BYTE: return "byte";
+  case TY_SHORT: return "short";
+  case TY_FLOAT: return "float";
   case TY_NULL: return "<null>";
   case TY_CLASS: return t->cls->source_name;
   case TY_ARRAY: return dr_arena_printf(arena, "%s[]", dr_type_name(arena, t->elem));
@@ -53,16 +59,16 @@ const char *dr_type_name(DrArena *arena, const DrType *t) {
 
 const char *chk_type_str(DrChecker *c, const DrType *t) { return dr_type_name(c->arena, t); }
 
-bool chk_is_prim(const DrType *t) {
-  return t && (t->kind == TY_BOOLEAN || t->kind == TY_CHAR || t->kind == TY_INT || t->kind == TY_LONG ||
-               t->kind == TY_DOUBLE);
-}
+bool chk_is_prim(const DrType *t) { return t && (t->kind == TY_BOOLEAN || chk_is_numeric(t)); }
 bool chk_is_numeric(const DrType *t) {
-  return t && (t->kind == TY_CHAR || t->kind == TY_INT || t->kind == TY_LONG || t->kind == TY_DOUBLE);
+  return t && (chk_is_integral(t) || t->kind == TY_FLOAT || t->kind == TY_DOUBLE);
 }
 bool chk_is_integral(const DrType *t) {
-  return t && (t->kind == TY_CHAR || t->kind == TY_INT || t->kind == TY_LONG);
+  return t && (t->kind == TY_CHAR || t->kind == TY_BYTE || t->kind == TY_SHORT || t->kind == TY_INT ||
+               t->kind == TY_LONG);
 }
+/* byte, short, char and int: the types held in an int (and promoted to it) */
+static bool int_sized(DrTypeKind k) { return k == TY_BYTE || k == TY_SHORT || k == TY_CHAR || k == TY_INT; }
 bool chk_is_ref(const DrType *t) {
   return t && (t->kind == TY_CLASS || t->kind == TY_ARRAY || t->kind == TY_NULL);
 }
@@ -94,10 +100,16 @@ bool chk_subtype(DrChecker *c, DrType *s, DrType *t) {
 
 bool chk_prim_widens(const DrType *s, const DrType *t) {
   if (s == t) return true;
+  /* JLS 5.1.2: up the chain byte < short < int < long < float < double;
+   * char joins at int; nothing widens to char */
+  bool up = t->kind == TY_INT || t->kind == TY_LONG || t->kind == TY_FLOAT || t->kind == TY_DOUBLE;
   switch (s->kind) {
-  case TY_CHAR: return t->kind == TY_INT || t->kind == TY_LONG || t->kind == TY_DOUBLE;
-  case TY_INT: return t->kind == TY_LONG || t->kind == TY_DOUBLE;
-  case TY_LONG: return t->kind == TY_DOUBLE;
+  case TY_BYTE: return up || t->kind == TY_SHORT;
+  case TY_SHORT:
+  case TY_CHAR: return up;
+  case TY_INT: return up && t->kind != TY_INT;
+  case TY_LONG: return t->kind == TY_FLOAT || t->kind == TY_DOUBLE;
+  case TY_FLOAT: return t->kind == TY_DOUBLE;
   default: return false;
   }
 }
@@ -143,9 +155,12 @@ bool chk_castable(DrChecker *c, DrType *s, DrType *t) {
 DrType *chk_unary_promote(DrChecker *c, DrType *t) {
   if (!t) return NULL;
   switch (t->kind) {
+  case TY_BYTE:
+  case TY_SHORT:
   case TY_CHAR:
   case TY_INT: return &c->T->t_int;
   case TY_LONG: return &c->T->t_long;
+  case TY_FLOAT: return &c->T->t_float;
   case TY_DOUBLE: return &c->T->t_double;
   default: return NULL;
   }
@@ -154,6 +169,7 @@ DrType *chk_unary_promote(DrChecker *c, DrType *t) {
 DrType *chk_binary_promote(DrChecker *c, DrType *a, DrType *b) {
   if (!chk_is_numeric(a) || !chk_is_numeric(b)) return NULL;
   if (a->kind == TY_DOUBLE || b->kind == TY_DOUBLE) return &c->T->t_double;
+  if (a->kind == TY_FLOAT || b->kind == TY_FLOAT) return &c->T->t_float;
   if (a->kind == TY_LONG || b->kind == TY_LONG) return &c->T->t_long;
   return &c->T->t_int;
 }
@@ -177,9 +193,21 @@ static int64_t d2l(double d) {
 static int64_t const_as_long(DrConst v) {
   switch (v.kind) {
   case TY_LONG: return v.j;
+  case TY_FLOAT:
   case TY_DOUBLE: return d2l(v.d);
   default: return v.i;
   }
+}
+
+/* JLS 5.1.3: a floating value narrows to byte, short or char via int */
+static int32_t const_as_int(DrConst v) {
+  if (v.kind == TY_DOUBLE || v.kind == TY_FLOAT) return d2i(v.d);
+  return (int32_t)(uint32_t)(uint64_t)const_as_long(v);
+}
+
+static double const_as_double(DrConst v) {
+  if (v.kind == TY_DOUBLE || v.kind == TY_FLOAT) return v.d;
+  return v.kind == TY_LONG ? (double)v.j : (double)v.i;
 }
 
 /* v converted to t as a Java cast would (t primitive or String). */
@@ -191,17 +219,14 @@ DrConst chk_const_cast(DrChecker *c, DrConst v, DrType *t) {
   if (!t || !chk_is_numeric(t) || v.kind == TY_BOOLEAN || v.kind == TY_CLASS) return v;
   r.kind = t->kind;
   switch (t->kind) {
-  case TY_INT:
-    r.i = v.kind == TY_DOUBLE ? d2i(v.d) : (int32_t)(uint32_t)(uint64_t)const_as_long(v);
-    break;
-  case TY_CHAR:
-    r.i = v.kind == TY_DOUBLE ? (int32_t)((uint32_t)d2i(v.d) & 0xFFFFu)
-                              : (int32_t)((uint64_t)const_as_long(v) & 0xFFFFu);
-    break;
+  case TY_INT: r.i = const_as_int(v); break;
+  case TY_CHAR: r.i = (int32_t)((uint32_t)const_as_int(v) & 0xFFFFu); break;
+  case TY_BYTE: r.i = (int8_t)(uint8_t)((uint32_t)const_as_int(v) & 0xFFu); break;
+  case TY_SHORT: r.i = (int16_t)(uint16_t)((uint32_t)const_as_int(v) & 0xFFFFu); break;
   case TY_LONG: r.j = const_as_long(v); break;
-  case TY_DOUBLE:
-    r.d = v.kind == TY_DOUBLE ? v.d : v.kind == TY_LONG ? (double)v.j : (double)v.i;
-    break;
+  /* one rounding, from the exact value (a long goes straight to float) */
+  case TY_FLOAT: r.d = v.kind == TY_LONG ? (double)(float)v.j : (double)(float)const_as_double(v); break;
+  case TY_DOUBLE: r.d = const_as_double(v); break;
   default: break;
   }
   return r;
@@ -221,7 +246,10 @@ void chk_set_const(DrChecker *c, DrExpr *e, DrType *t, DrConst v) {
   switch (t->kind) {
   case TY_BOOLEAN: e->kind = E_BOOL_LIT; e->lit.i = v.i; break;
   case TY_CHAR: e->kind = E_CHAR_LIT; e->lit.i = v.i; break;
+  case TY_BYTE:
+  case TY_SHORT:
   case TY_INT: e->kind = E_INT_LIT; e->lit.i = v.i; break;
+  case TY_FLOAT: e->kind = E_FLOAT_LIT; e->lit.d = v.d; break;
   case TY_LONG: e->kind = E_LONG_LIT; e->lit.j = v.j; break;
   case TY_DOUBLE: e->kind = E_DOUBLE_LIT; e->lit.d = v.d; break;
   default:
@@ -237,8 +265,12 @@ void chk_set_const(DrChecker *c, DrExpr *e, DrType *t, DrConst v) {
  * need not be patched).  Constants are converted at compile time. */
 void chk_coerce(DrChecker *c, DrExpr *e, DrType *t) {
   if (!e || !t || chk_is_err(e->type) || chk_is_err(t) || e->type == t) return;
-  if (!chk_is_prim(e->type) || !chk_is_prim(t)) return;
-  if (e->is_const) {
+  bool sp = chk_is_prim(e->type), tp = chk_is_prim(t);
+  /* besides primitive conversions: boxing (to a class type) and unboxing */
+  if (!sp && !tp) return;
+  if (sp && !tp && (t->kind != TY_CLASS || !chk_boxed_type(c, e->type))) return;
+  if (!sp && tp && !chk_unboxed_type(c, e->type)) return;
+  if (e->is_const && sp && tp) {
     chk_set_const(c, e, t, chk_const_cast(c, e->cval, t));
     return;
   }
@@ -251,6 +283,19 @@ void chk_coerce(DrChecker *c, DrExpr *e, DrType *t) {
   e->target = inner;
 }
 
+/* JLS 5.2: a constant of type byte, short, char or int whose value fits
+ * byte, short or char narrows implicitly. */
+bool chk_const_fits(const DrExpr *e, const DrType *t) {
+  if (!e->is_const || !e->type || !int_sized(e->type->kind)) return false;
+  int32_t v = e->cval.i;
+  switch (t->kind) {
+  case TY_CHAR: return v >= 0 && v <= 0xFFFF;
+  case TY_BYTE: return v >= -128 && v <= 127;
+  case TY_SHORT: return v >= -32768 && v <= 32767;
+  default: return false;
+  }
+}
+
 /* Assignment conversion (JLS 5.2) of e to t, with the error javac gives. */
 bool chk_assign_to(DrChecker *c, DrExpr *e, DrType *t) {
   if (!e || chk_is_err(e->type) || chk_is_err(t)) return true;
@@ -260,11 +305,12 @@ bool chk_assign_to(DrChecker *c, DrExpr *e, DrType *t) {
     chk_coerce(c, e, t);
     return true;
   }
-  if (t->kind == TY_CHAR && (s->kind == TY_INT) && e->is_const && e->cval.i >= 0 && e->cval.i <= 0xFFFF) {
+  if (chk_const_fits(e, t)) {
     chk_coerce(c, e, t);
     return true;
   }
   if (chk_is_ref(s) && chk_is_ref(t) && chk_subtype(c, s, t)) return true;
+  if (chk_assign_boxing(c, e, t)) return true;
   if (e->kind == E_SWITCH && e->nargs) return chk_switch_poly(c, e, t);
   if (chk_is_numeric(s) && chk_is_numeric(t))
     chk_error(c, e->pos, "incompatible types: possible lossy conversion from %s to %s", chk_type_str(c, s),
@@ -285,7 +331,7 @@ bool chk_fold_unary(DrChecker *c, int op, DrConst a, DrType *t, DrConst *out) {
   case '-':
     if (t->kind == TY_INT) r.i = (int32_t)(0u - (uint32_t)a.i);
     else if (t->kind == TY_LONG) r.j = (int64_t)(0u - (uint64_t)a.j);
-    else if (t->kind == TY_DOUBLE) r.d = -a.d;
+    else if (t->kind == TY_DOUBLE || t->kind == TY_FLOAT) r.d = -a.d;
     else return false;
     break;
   case '~':
@@ -314,6 +360,7 @@ bool chk_const_equal(DrConst a, DrConst b) {
   if (a.kind != b.kind) return false;
   switch (a.kind) {
   case TY_LONG: return a.j == b.j;
+  case TY_FLOAT:
   case TY_DOUBLE: return a.d == b.d;
   case TY_CLASS: return const_str_eq(a, b);
   default: return a.i == b.i;
@@ -397,6 +444,7 @@ bool chk_fold_binary(DrChecker *c, int op, DrType *optype, DrConst a, DrConst b,
     }
     break;
   }
+  case TY_FLOAT:
   case TY_DOUBLE:
     switch (op) {
     case DR_BIN_ADD: r.d = a.d + b.d; break;
@@ -407,6 +455,9 @@ bool chk_fold_binary(DrChecker *c, int op, DrType *optype, DrConst a, DrConst b,
     default:
       return cmp_result(op, a.d < b.d ? -1 : a.d > b.d, isnan(a.d) || isnan(b.d), out);
     }
+    /* + - * / of two floats computed in double and rounded once to float
+     * give the float result exactly (53 >= 2*24+2), and fmod is exact */
+    if (optype->kind == TY_FLOAT) r.d = (double)(float)r.d;
     break;
   case TY_BOOLEAN:
     switch (op) {
@@ -447,7 +498,10 @@ static void const_text(DrChecker *c, DrConst v, const uint16_t **s, int *n) {
     return;
   }
   case TY_BOOLEAN: snprintf(buf, sizeof buf, "%s", v.i ? "true" : "false"); break;
+  case TY_BYTE:
+  case TY_SHORT:
   case TY_INT: snprintf(buf, sizeof buf, "%d", (int)v.i); break;
+  case TY_FLOAT: dr_float_to_string((float)v.d, buf); break;
   case TY_LONG: snprintf(buf, sizeof buf, "%lld", (long long)v.j); break;
   case TY_DOUBLE: dr_double_to_string(v.d, buf); break;
   default: buf[0] = '\0'; break;

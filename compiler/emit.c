@@ -20,8 +20,11 @@ DrKind em_kind(const DrType *t) {
   case TY_VOID: return DR_K_VOID;
   case TY_BOOLEAN: return DR_K_BOOLEAN;
   case TY_CHAR: return DR_K_CHAR;
+  case TY_BYTE: return DR_K_BYTE;
+  case TY_SHORT: return DR_K_SHORT;
   case TY_INT: return DR_K_INT;
   case TY_LONG: return DR_K_LONG;
+  case TY_FLOAT: return DR_K_FLOAT;
   case TY_DOUBLE: return DR_K_DOUBLE;
   default: return DR_K_REF;
   }
@@ -354,6 +357,7 @@ static void constant_statics(Em *E, DrClassSym *k) {
     switch (f->type->kind) {
     case TY_LONG: v->j = f->cval.j; break;
     case TY_DOUBLE: v->d = f->cval.d; break;
+    case TY_FLOAT: v->f = (float)f->cval.d; break;
     case TY_CLASS: {
       int id = dr_string_const(E->vm, f->cval.s, f->cval.slen); /* may grow vm->strings */
       v->ref = E->vm->strings[id];

@@ -216,6 +216,14 @@ void em_const_double(Em *E, int reg, double v) {
   em_word(E, (uint32_t)(u >> 32));
 }
 
+void em_const_float(Em *E, int reg, double v) {
+  float f = (float)v;
+  uint32_t u;
+  memcpy(&u, &f, sizeof u);
+  em_op(E, DR_OP_CONST_F, 1, reg);
+  em_word(E, u);
+}
+
 void em_const_string(Em *E, int reg, const uint16_t *s, int len) {
   int id = dr_string_const(E->vm, s, len);
   em_op(E, DR_OP_CONST_STR, 2, reg, id);

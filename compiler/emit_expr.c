@@ -103,7 +103,10 @@ static int const_value(Em *E, DrExpr *e, int dst) {
   switch (e->type->kind) {
   case TY_LONG: em_const_long(E, r, v->j); break;
   case TY_DOUBLE: em_const_double(E, r, v->d); break;
+  case TY_FLOAT: em_const_float(E, r, v->d); break;
   case TY_BOOLEAN:
+  case TY_BYTE:
+  case TY_SHORT:
   case TY_CHAR:
   case TY_INT: em_const_int(E, r, v->i); break;
   case TY_NULL: em_op(E, DR_OP_CONST_NULL, 1, r); break;
@@ -121,6 +124,7 @@ static int literal(Em *E, DrExpr *e, int dst) {
   case E_BOOL_LIT: em_const_int(E, r, e->lit.i); break;
   case E_LONG_LIT: em_const_long(E, r, e->lit.j); break;
   case E_DOUBLE_LIT: em_const_double(E, r, e->lit.d); break;
+  case E_FLOAT_LIT: em_const_float(E, r, e->lit.d); break;
   case E_STRING_LIT: em_const_string(E, r, e->lit.s, e->lit.slen); break;
   default: em_op(E, DR_OP_CONST_NULL, 1, r); break;
   }
@@ -129,13 +133,22 @@ static int literal(Em *E, DrExpr *e, int dst) {
 
 /* ---------------------------------------------------------- conversions */
 
-static bool int_like(DrKind k) { return k == DR_K_INT || k == DR_K_CHAR || k == DR_K_BOOLEAN; }
+static bool int_like(DrKind k) {
+  return k == DR_K_INT || k == DR_K_CHAR || k == DR_K_BOOLEAN || k == DR_K_BYTE || k == DR_K_SHORT;
+}
+
+/* The conversion of a long, float or double value to int. */
+static DrOpcode to_int_op(DrKind f) { return f == DR_K_LONG ? DR_OP_J2I : f == DR_K_FLOAT ? DR_OP_F2I : DR_OP_D2I; }
+
+static DrOpcode narrow_op(DrKind t) { return t == DR_K_CHAR ? DR_OP_I2C : t == DR_K_BYTE ? DR_OP_I2B : DR_OP_I2S; }
 
 /* Converts the value in src from type `from` to type `to` into dst
  * (EM_ANY: src itself when nothing changes). */
 int em_convert(Em *E, int src, const DrType *from, const DrType *to, int dst) {
+  if (em_is_boxing(from, to)) return em_box_convert(E, src, from, to, dst);
   DrKind f = em_kind(from), t = em_kind(to);
-  bool same = f == t || (int_like(f) && t == DR_K_INT) || t == DR_K_REF || t == DR_K_BOOLEAN;
+  bool same = f == t || (int_like(f) && t == DR_K_INT) || t == DR_K_REF || t == DR_K_BOOLEAN ||
+              (f == DR_K_BYTE && t == DR_K_SHORT);
   if (same) {
     if (dst < 0) return src;
     em_mov(E, dst, src);
@@ -144,19 +157,19 @@ int em_convert(Em *E, int src, const DrType *from, const DrType *to, int dst) {
   int r = dst >= 0 ? dst : em_temp(E, false);
   switch (t) {
   case DR_K_CHAR:
-    if (f == DR_K_LONG) {
-      em_op(E, DR_OP_J2I, 2, r, src);
-      em_op(E, DR_OP_I2C, 2, r, r);
-    } else if (f == DR_K_DOUBLE) {
-      em_op(E, DR_OP_D2I, 2, r, src);
-      em_op(E, DR_OP_I2C, 2, r, r);
-    } else {
-      em_op(E, DR_OP_I2C, 2, r, src);
+  case DR_K_BYTE:
+  case DR_K_SHORT:
+    /* JLS 5.1.3: long, float and double narrow to int first */
+    if (!int_like(f)) {
+      em_op(E, to_int_op(f), 2, r, src);
+      src = r;
     }
+    em_op(E, narrow_op(t), 2, r, src);
     break;
-  case DR_K_INT: em_op(E, f == DR_K_LONG ? DR_OP_J2I : DR_OP_D2I, 2, r, src); break;
-  case DR_K_LONG: em_op(E, f == DR_K_DOUBLE ? DR_OP_D2J : DR_OP_I2J, 2, r, src); break;
-  case DR_K_DOUBLE: em_op(E, f == DR_K_LONG ? DR_OP_J2D : DR_OP_I2D, 2, r, src); break;
+  case DR_K_INT: em_op(E, to_int_op(f), 2, r, src); break;
+  case DR_K_LONG: em_op(E, f == DR_K_DOUBLE ? DR_OP_D2J : f == DR_K_FLOAT ? DR_OP_F2J : DR_OP_I2J, 2, r, src); break;
+  case DR_K_FLOAT: em_op(E, f == DR_K_DOUBLE ? DR_OP_D2F : f == DR_K_LONG ? DR_OP_J2F : DR_OP_I2F, 2, r, src); break;
+  case DR_K_DOUBLE: em_op(E, f == DR_K_LONG ? DR_OP_J2D : f == DR_K_FLOAT ? DR_OP_F2D : DR_OP_I2D, 2, r, src); break;
   default: UNREACHABLE();
   }
   return r;
@@ -288,6 +301,9 @@ DrOpcode em_aload_op(DrKind k) {
   case DR_K_INT: return DR_OP_ALOAD_I;
   case DR_K_LONG: return DR_OP_ALOAD_J;
   case DR_K_DOUBLE: return DR_OP_ALOAD_D;
+  case DR_K_BYTE: return DR_OP_ALOAD_B;
+  case DR_K_SHORT: return DR_OP_ALOAD_S;
+  case DR_K_FLOAT: return DR_OP_ALOAD_F;
   default: return DR_OP_ALOAD_A;
   }
 }
@@ -299,6 +315,9 @@ static DrOpcode astore_op(DrKind k) {
   case DR_K_INT: return DR_OP_ASTORE_I;
   case DR_K_LONG: return DR_OP_ASTORE_J;
   case DR_K_DOUBLE: return DR_OP_ASTORE_D;
+  case DR_K_BYTE: return DR_OP_ASTORE_B;
+  case DR_K_SHORT: return DR_OP_ASTORE_S;
+  case DR_K_FLOAT: return DR_OP_ASTORE_F;
   default: return DR_OP_ASTORE_A;
   }
 }
@@ -493,13 +512,13 @@ static int concat(Em *E, DrExpr *e, int dst) {
 /* ------------------------------------------------------------ operators */
 
 static DrOpcode arith_op(int op, DrKind k) {
-  bool L = k == DR_K_LONG, D = k == DR_K_DOUBLE;
+  bool L = k == DR_K_LONG, D = k == DR_K_DOUBLE, F = k == DR_K_FLOAT;
   switch (op) {
-  case DR_BIN_ADD: return L ? DR_OP_ADD_J : D ? DR_OP_ADD_D : DR_OP_ADD_I;
-  case DR_BIN_SUB: return L ? DR_OP_SUB_J : D ? DR_OP_SUB_D : DR_OP_SUB_I;
-  case DR_BIN_MUL: return L ? DR_OP_MUL_J : D ? DR_OP_MUL_D : DR_OP_MUL_I;
-  case DR_BIN_DIV: return L ? DR_OP_DIV_J : D ? DR_OP_DIV_D : DR_OP_DIV_I;
-  case DR_BIN_REM: return L ? DR_OP_REM_J : D ? DR_OP_REM_D : DR_OP_REM_I;
+  case DR_BIN_ADD: return L ? DR_OP_ADD_J : D ? DR_OP_ADD_D : F ? DR_OP_ADD_F : DR_OP_ADD_I;
+  case DR_BIN_SUB: return L ? DR_OP_SUB_J : D ? DR_OP_SUB_D : F ? DR_OP_SUB_F : DR_OP_SUB_I;
+  case DR_BIN_MUL: return L ? DR_OP_MUL_J : D ? DR_OP_MUL_D : F ? DR_OP_MUL_F : DR_OP_MUL_I;
+  case DR_BIN_DIV: return L ? DR_OP_DIV_J : D ? DR_OP_DIV_D : F ? DR_OP_DIV_F : DR_OP_DIV_I;
+  case DR_BIN_REM: return L ? DR_OP_REM_J : D ? DR_OP_REM_D : F ? DR_OP_REM_F : DR_OP_REM_I;
   case DR_BIN_SHL: return L ? DR_OP_SHL_J : DR_OP_SHL_I;
   case DR_BIN_SHR: return L ? DR_OP_SHR_J : DR_OP_SHR_I;
   case DR_BIN_USHR: return L ? DR_OP_USHR_J : DR_OP_USHR_I;
@@ -515,6 +534,7 @@ static DrOpcode cmp_op(int op, DrKind k) {
   switch (k) {
   case DR_K_LONG: base = DR_OP_CMPEQ_J; break;
   case DR_K_DOUBLE: base = DR_OP_CMPEQ_D; break;
+  case DR_K_FLOAT: base = DR_OP_CMPEQ_F; break;
   case DR_K_REF: return op == DR_BIN_EQ ? DR_OP_CMPEQ_A : DR_OP_CMPNE_A;
   default: base = DR_OP_CMPEQ_I; break;
   }
@@ -594,7 +614,10 @@ static int unary(Em *E, DrExpr *e, int dst) {
   int r = result_reg(E, dst == EM_DISCARD ? EM_ANY : dst, e->type);
   DrKind k = em_kind(e->type);
   switch (e->op) {
-  case '-': em_op(E, k == DR_K_LONG ? DR_OP_NEG_J : k == DR_K_DOUBLE ? DR_OP_NEG_D : DR_OP_NEG_I, 2, r, a); break;
+  case '-':
+    em_op(E, k == DR_K_LONG ? DR_OP_NEG_J : k == DR_K_DOUBLE ? DR_OP_NEG_D : k == DR_K_FLOAT ? DR_OP_NEG_F : DR_OP_NEG_I,
+          2, r, a);
+    break;
   case '!': em_op(E, DR_OP_NOT_Z, 2, r, a); break;
   case '~': {
     int m = em_temp(E, false);
@@ -710,13 +733,20 @@ static int incdec(Em *E, DrExpr *e, int dst) {
     em_mov(E, old, cur);
   }
   /* the new value is computed in place: cur is the local itself or a
-   * temporary holding the loaded value */
-  DrKind k = em_kind(t->type);
-  if (k == DR_K_LONG || k == DR_K_DOUBLE) {
+   * temporary holding the loaded value (a box: its opened value, boxed
+   * again into cur after) */
+  const DrType *boxed = em_unboxed_type(E, t->type);
+  int box_reg = cur;
+  if (boxed) cur = em_convert(E, box_reg, t->type, boxed, em_temp_for(E, (DrType *)boxed));
+  DrKind k = em_kind(boxed ? boxed : t->type);
+  if (k == DR_K_LONG || k == DR_K_DOUBLE || k == DR_K_FLOAT) {
     int one = em_temp(E, false);
     if (k == DR_K_LONG) {
       em_const_long(E, one, 1);
       em_op(E, inc ? DR_OP_ADD_J : DR_OP_SUB_J, 3, cur, cur, one);
+    } else if (k == DR_K_FLOAT) {
+      em_const_float(E, one, 1.0);
+      em_op(E, inc ? DR_OP_ADD_F : DR_OP_SUB_F, 3, cur, cur, one);
     } else {
       em_const_double(E, one, 1.0);
       em_op(E, inc ? DR_OP_ADD_D : DR_OP_SUB_D, 3, cur, cur, one);
@@ -724,7 +754,12 @@ static int incdec(Em *E, DrExpr *e, int dst) {
     em_free(E, one);
   } else {
     em_op(E, DR_OP_ADDK_I, 3, cur, cur, inc ? 1 : -1);
-    if (k == DR_K_CHAR) em_op(E, DR_OP_I2C, 2, cur, cur);
+    if (k == DR_K_CHAR || k == DR_K_BYTE || k == DR_K_SHORT) em_op(E, narrow_op(k), 2, cur, cur);
+  }
+  if (boxed) {
+    em_convert(E, cur, boxed, t->type, box_reg);
+    em_free(E, cur);
+    cur = box_reg;
   }
   if (L.kind != E_LOCAL) loc_store(E, &L, cur, line);
   loc_release(E, &L);
@@ -754,7 +789,7 @@ static void cond_compare(Em *E, DrExpr *e, bool jump_if, EmLabel *target) {
   if (!jump_if) {
     /* negating a comparison is exact for ints and references; doubles
      * (NaN) go through a boolean instead */
-    if (k == DR_K_DOUBLE || k == DR_K_LONG) goto via_value;
+    if (k == DR_K_DOUBLE || k == DR_K_FLOAT || k == DR_K_LONG) goto via_value;
     switch (op) {
     case DR_BIN_EQ: op = DR_BIN_NE; break;
     case DR_BIN_NE: op = DR_BIN_EQ; break;
@@ -862,6 +897,7 @@ int em_expr(Em *E, DrExpr *e, int dst) {
   case E_INT_LIT:
   case E_LONG_LIT:
   case E_DOUBLE_LIT:
+  case E_FLOAT_LIT:
   case E_CHAR_LIT:
   case E_BOOL_LIT:
   case E_STRING_LIT:

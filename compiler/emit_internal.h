@@ -128,6 +128,11 @@ void em_handler_ranges(Em *E, uint32_t start, uint32_t end, const EmGap *gaps, i
 void em_const_int(Em *E, int reg, int32_t v);
 void em_const_long(Em *E, int reg, int64_t v);
 void em_const_double(Em *E, int reg, double v);
+/* emit_box.c: whether from -> to boxes or unboxes; the conversion */
+bool em_is_boxing(const DrType *from, const DrType *to);
+const DrType *em_unboxed_type(Em *E, const DrType *t); /* Integer -> int, else NULL */
+int em_box_convert(Em *E, int src, const DrType *from, const DrType *to, int dst);
+void em_const_float(Em *E, int reg, double v); /* v holds a float exactly */
 void em_const_string(Em *E, int reg, const uint16_t *s, int len);
 void em_mov(Em *E, int dst, int src);
 /* Locals for debuggers (DrLocalVar): a scope opens where a block (a for

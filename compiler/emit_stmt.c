@@ -157,10 +157,10 @@ static void foreach(Em *E, DrStmt *s) {
   DrType *elem = s->hidden_array->type->elem;
   DrKind ek = em_kind(elem);
   DrOpcode load = em_aload_op(ek);
-  if (em_kind(var->type) == ek || ek == DR_K_REF) {
+  if (em_kind(var->type) == ek || (ek == DR_K_REF && em_is_ref(var->type))) {
     em_op(E, load, 3, var->reg, arr, idx);
-  } else {
-    int t = em_temp(E, false);
+  } else { /* a primitive conversion, boxing or unboxing */
+    int t = em_temp(E, ek == DR_K_REF);
     em_op(E, load, 3, t, arr, idx);
     em_convert(E, t, elem, var->type, var->reg);
     em_free(E, t);

@@ -257,18 +257,15 @@ static bool lex_exponent(DrLexer *lx, DrLexBuf *b, char marker) {
  * text in b (strtod rounds correctly, as Java requires). */
 static void lex_float_end(DrLexer *lx, DrToken *t, DrLexBuf *b, bool malformed, bool mantissa_nonzero) {
   int c = lex_at(lx, 0);
-  if (c == 'f' || c == 'F') {
-    lex_bump(lx);
-    lex_error(lx, t->pos, "float is not supported in DL");
-  } else if (c == 'd' || c == 'D') {
-    lex_bump(lx);
-  }
-  t->kind = T_DOUBLE_LIT;
+  bool is_float = c == 'f' || c == 'F';
+  if (is_float || c == 'd' || c == 'D') lex_bump(lx);
+  t->kind = is_float ? T_FLOAT_LIT : T_DOUBLE_LIT;
   if (malformed) {
     lex_error(lx, t->pos, "malformed floating-point literal");
     return;
   }
-  double d = strtod(b->s, NULL);
+  /* a float literal rounds once, from its text (strtof), not via double */
+  double d = is_float ? (double)strtof(b->s, NULL) : strtod(b->s, NULL);
   if (isinf(d)) {
     lex_error(lx, t->pos, "floating-point number too large");
   } else if (d == 0 && mantissa_nonzero) {

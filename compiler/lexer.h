@@ -31,7 +31,7 @@ typedef struct {
   union {
     const char *text;   /* T_IDENT: the name (arena, NUL-terminated) */
     int64_t ival;       /* T_INT_LIT (an int32 value), T_LONG_LIT, T_CHAR_LIT */
-    double dval;        /* T_DOUBLE_LIT */
+    double dval;        /* T_DOUBLE_LIT, T_FLOAT_LIT (a float value) */
     struct {
       const uint16_t *str; /* T_STRING_LIT: UTF-16 code units (arena) */
       int slen;

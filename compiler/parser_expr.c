@@ -91,10 +91,6 @@ static void parse_type_name(DrParser *p, DrTypeRef *t, bool allow_void) {
   t->pos = tok->pos;
   t->name = "int";
   switch (tok->kind) {
-  case T_BYTE: case T_SHORT: case T_FLOAT:
-    parse_unsupported(p, tok->pos, tok->kind == T_BYTE ? "byte is" : tok->kind == T_SHORT ? "short is" : "float is");
-    parse_advance(p);
-    return;
   case T_VOID:
     if (!allow_void) parse_error(p, tok->pos, "'void' type not allowed here");
     t->name = "void";
@@ -342,6 +338,7 @@ static DrExpr *parse_literal(DrParser *p) {
     }
     break;
   case T_DOUBLE_LIT: e->kind = E_DOUBLE_LIT; e->lit.d = t->dval; break;
+  case T_FLOAT_LIT: e->kind = E_FLOAT_LIT; e->lit.d = t->dval; break;
   case T_CHAR_LIT: e->kind = E_CHAR_LIT; e->lit.i = (int32_t)t->ival; break;
   case T_STRING_LIT:
     e->kind = E_STRING_LIT;
@@ -396,7 +393,7 @@ static DrExpr *parse_primary(DrParser *p) {
   DrToken *t = parse_cur(p);
   DrPos pos = t->pos;
   switch (t->kind) {
-  case T_INT_LIT: case T_LONG_LIT: case T_DOUBLE_LIT: case T_CHAR_LIT: case T_STRING_LIT:
+  case T_INT_LIT: case T_LONG_LIT: case T_DOUBLE_LIT: case T_FLOAT_LIT: case T_CHAR_LIT: case T_STRING_LIT:
   case T_TRUE: case T_FALSE: case T_NULL:
     return parse_literal(p);
   case T_THIS:
@@ -595,7 +592,7 @@ static DrExpr *parse_postfix(DrParser *p) {
  * not. */
 static bool parse_can_follow_ref_cast(DrTokKind k) {
   switch (k) {
-  case T_IDENT: case T_INT_LIT: case T_LONG_LIT: case T_DOUBLE_LIT: case T_CHAR_LIT: case T_STRING_LIT:
+  case T_IDENT: case T_INT_LIT: case T_LONG_LIT: case T_DOUBLE_LIT: case T_FLOAT_LIT: case T_CHAR_LIT: case T_STRING_LIT:
   case T_TRUE: case T_FALSE: case T_NULL: case T_LPAREN: case T_THIS: case T_SUPER: case T_NEW:
   case T_BANG: case T_TILDE: case T_SWITCH:
     return true;

@@ -40,6 +40,7 @@ enum {
   X(INT_LIT, "<int literal>", DR_LIT)                                         \
   X(LONG_LIT, "<long literal>", DR_LIT)                                       \
   X(DOUBLE_LIT, "<double literal>", DR_LIT)                                   \
+  X(FLOAT_LIT, "<float literal>", DR_LIT)                                     \
   X(CHAR_LIT, "<char literal>", DR_LIT)                                       \
   X(STRING_LIT, "<string literal>", DR_LIT)                                   \
   /* keywords */                                                              \

@@ -93,6 +93,9 @@ bool drvm_field_value(DrVM *vm, const char *obj, const char *field, char *out, s
     case DR_K_BOOLEAN: v.i = ((const uint8_t *)base)[i]; break;
     case DR_K_CHAR: v.i = ((const uint16_t *)base)[i]; break;
     case DR_K_INT: v.i = ((const int32_t *)base)[i]; break;
+    case DR_K_BYTE: v.i = ((const int8_t *)base)[i]; break;
+    case DR_K_SHORT: v.i = ((const int16_t *)base)[i]; break;
+    case DR_K_FLOAT: v.f = ((const float *)base)[i]; break;
     case DR_K_LONG: v.j = ((const int64_t *)base)[i]; break;
     case DR_K_DOUBLE: v.d = ((const double *)base)[i]; break;
     default: v.ref = ((DrObj *const *)base)[i]; break;

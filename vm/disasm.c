@@ -31,7 +31,18 @@ int dr_disasm_instruction(DrVM *vm, const DrMethod *m, uint32_t pc, FILE *out) {
     uint32_t w = ip[n];
     switch (*f) {
     case 'r': fprintf(out, "r%u", w); n++; break;
-    case 'i': fprintf(out, "#%d", (int32_t)w); n++; break;
+    case 'i':
+      if (ip[0] == DR_OP_CONST_F) {
+        float fl;
+        memcpy(&fl, &w, sizeof fl);
+        char buf[32];
+        dr_float_to_string(fl, buf);
+        fprintf(out, "#%sF", buf);
+      } else {
+        fprintf(out, "#%d", (int32_t)w);
+      }
+      n++;
+      break;
     case 'J': {
       uint64_t bits = (uint64_t)ip[n] | ((uint64_t)ip[n + 1] << 32);
       if (ip[0] == DR_OP_CONST_D) {

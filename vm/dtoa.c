@@ -291,7 +291,9 @@ static void dtoa(Decimal *r, int bin_exp, uint64_t fract_bits, int n_significant
         }
         r->digits[nd++] = (char)('0' + q);
       }
-      low_digit_difference = (int64_t)wshl32(b, 1) - tens;
+      /* computed in int, as the JDK does, then widened (a float's b
+       * reaches 2^30: b << 1 - tens wraps) */
+      low_digit_difference = (int32_t)((uint32_t)wshl32(b, 1) - (uint32_t)tens);
     } else {
       int64_t b = wshl64(wmul64((int64_t)fract_bits, pow5_i64(b5)), b2);
       int64_t s = wshl64(pow5_i64(s5), s2);
@@ -443,6 +445,42 @@ int dr_double_to_string(double d, char *buf) {
   }
   Decimal r;
   finite_digits(&r, bits, true);
+  p = format_decimal(&r, p);
+  *p = '\0';
+  return (int)(p - buf);
+}
+
+int dr_float_to_string(float f, char *buf) {
+  uint32_t bits;
+  memcpy(&bits, &f, sizeof bits);
+  bool negative = (bits >> 31) != 0;
+  uint32_t fract_bits = bits & 0x007FFFFFu;
+  int bin_exp = (int)((bits >> 23) & 0xFF);
+  char *p = buf;
+  if (bin_exp == 0xFF) {
+    strcpy(buf, fract_bits ? "NaN" : negative ? "-Infinity" : "Infinity");
+    return (int)strlen(buf);
+  }
+  if (negative) *p++ = '-';
+  int n_significant_bits;
+  if (bin_exp == 0) {
+    if (fract_bits == 0) {
+      strcpy(p, "0.0");
+      return (int)(p - buf) + 3;
+    }
+    int leading_zeros = clz64(fract_bits) - 32;
+    int shift = leading_zeros - 8;
+    fract_bits <<= shift;
+    bin_exp = 1 - shift;
+    n_significant_bits = 32 - leading_zeros;
+  } else {
+    fract_bits |= (uint32_t)1 << 23;
+    n_significant_bits = 24;
+  }
+  bin_exp -= 127;
+  Decimal r;
+  /* FloatingDecimal aligns the float's bits as a double's (<< 29) */
+  dtoa(&r, bin_exp, (uint64_t)fract_bits << 29, n_significant_bits, true);
   p = format_decimal(&r, p);
   *p = '\0';
   return (int)(p - buf);

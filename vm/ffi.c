@@ -277,6 +277,9 @@ static FfiArg ret_of(const DrMethod *m) {
   case DR_K_INT: return FFI_A_INT;
   case DR_K_LONG: return FFI_A_LONG;
   case DR_K_DOUBLE: return FFI_A_DOUBLE;
+  case DR_K_BYTE: /* the checker allows no byte, short or float in a native */
+  case DR_K_SHORT:
+  case DR_K_FLOAT:
   case DR_K_REF: break;
   }
   return FFI_A_STRING; /* the only reference result the checker allows */
@@ -290,6 +293,9 @@ static const char *kind_name(DrKind k) {
   case DR_K_INT: return "int";
   case DR_K_LONG: return "long";
   case DR_K_DOUBLE: return "double";
+  case DR_K_BYTE: return "byte";
+  case DR_K_SHORT: return "short";
+  case DR_K_FLOAT: return "float";
   case DR_K_REF: return "String";
   }
   return "?";

@@ -776,6 +776,17 @@ static void interp_run(DrVM *vm) {
     R[A1].d = (expr);                                                         \
     NEXT(4);                                                                  \
   }
+#define F_BIN(name, expr)                                                     \
+  CASE(name) {                                                                \
+    float a = R[A2].f, b = R[A3].f;                                           \
+    R[A1].f = (expr);                                                         \
+    NEXT(4);                                                                  \
+  }
+#define CVT(name, dst, expr)                                                  \
+  CASE(name) {                                                                \
+    R[A1].dst = (expr);                                                       \
+    NEXT(3);                                                                  \
+  }
 #define CMP(name, field, op)                                                  \
   CASE(name) {                                                                \
     R[A1].i = R[A2].field op R[A3].field;                                     \
@@ -839,6 +850,11 @@ run_op:
     uint64_t bits = (uint64_t)ip[2] | ((uint64_t)ip[3] << 32);
     memcpy(&R[A1].d, &bits, sizeof bits);
     NEXT(4);
+  }
+  CASE(CONST_F) {
+    uint32_t bits = ip[2];
+    memcpy(&R[A1].f, &bits, sizeof bits);
+    NEXT(3);
   }
   CASE(CONST_NULL) {
     R[A1].ref = NULL;
@@ -925,6 +941,23 @@ run_op:
     NEXT(3);
   }
 
+  /* C's float operations are IEEE single precision (FLT_EVAL_METHOD 0 on
+   * the SSE targets drvm builds for), as Java's */
+  F_BIN(ADD_F, a + b)
+  F_BIN(SUB_F, a - b)
+  F_BIN(MUL_F, a * b)
+  F_BIN(DIV_F, a / b)
+  F_BIN(REM_F, fmodf(a, b))
+  CVT(NEG_F, f, -R[A2].f)
+  CVT(I2B, i, (int8_t)(uint8_t)(uint32_t)R[A2].i)
+  CVT(I2S, i, (int16_t)(uint16_t)(uint32_t)R[A2].i)
+  CVT(I2F, f, (float)R[A2].i)
+  CVT(J2F, f, (float)R[A2].j)
+  CVT(D2F, f, (float)R[A2].d)
+  CVT(F2I, i, d2i((double)R[A2].f))
+  CVT(F2J, j, d2j((double)R[A2].f))
+  CVT(F2D, d, (double)R[A2].f)
+
   CASE(I2J) {
     R[A1].j = R[A2].i;
     NEXT(3);
@@ -972,6 +1005,12 @@ run_op:
   CMP(CMPLE_D, d, <=)
   CMP(CMPGT_D, d, >)
   CMP(CMPGE_D, d, >=)
+  CMP(CMPEQ_F, f, ==)
+  CMP(CMPNE_F, f, !=)
+  CMP(CMPLT_F, f, <)
+  CMP(CMPLE_F, f, <=)
+  CMP(CMPGT_F, f, >)
+  CMP(CMPGE_F, f, >=)
   CMP(CMPEQ_A, ref, ==)
   CMP(CMPNE_A, ref, !=)
   CASE(NOT_Z) {
@@ -1173,6 +1212,12 @@ run_op:
   ALOAD(ALOAD_C, uint16_t, i)
   ALOAD(ALOAD_Z, uint8_t, i)
   ALOAD(ALOAD_A, DrObj *, ref)
+  ALOAD(ALOAD_B, int8_t, i)
+  ALOAD(ALOAD_S, int16_t, i)
+  ALOAD(ALOAD_F, float, f)
+  ASTORE(ASTORE_B, int8_t, i)
+  ASTORE(ASTORE_S, int16_t, i)
+  ASTORE(ASTORE_F, float, f)
   ASTORE(ASTORE_I, int32_t, i)
   ASTORE(ASTORE_J, int64_t, j)
   ASTORE(ASTORE_D, double, d)

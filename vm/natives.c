@@ -20,6 +20,7 @@ DrNativeFn dr_native_lookup(const char *class_name, const char *desc) {
   if (!fn) fn = dr_natives_lang_lookup(class_name, desc);
   if (!fn) fn = dr_natives_string_lookup(class_name, desc);
   if (!fn) fn = dr_natives_num_lookup(class_name, desc);
+  if (!fn) fn = dr_natives_box_lookup(class_name, desc);
   if (!fn) fn = dr_natives_format_lookup(class_name, desc);
   if (!fn) fn = dr_natives_ffi_lookup(class_name, desc);
   return fn;

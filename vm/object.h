@@ -14,8 +14,9 @@ typedef struct DrVM DrVM;
 /* A register, field, static or argument slot.  The static type decides
  * which member is live; the VM never needs a tag. */
 typedef union DrValue {
-  int32_t i; /* int, char, boolean */
+  int32_t i; /* int, char, boolean, byte, short */
   int64_t j; /* long */
+  float f;
   double d;
   DrObj *ref;
 } DrValue;
@@ -24,8 +25,11 @@ typedef enum {
   DR_K_VOID,
   DR_K_BOOLEAN,
   DR_K_CHAR,
+  DR_K_BYTE,
+  DR_K_SHORT,
   DR_K_INT,
   DR_K_LONG,
+  DR_K_FLOAT,
   DR_K_DOUBLE,
   DR_K_REF,
 } DrKind;
@@ -72,6 +76,7 @@ typedef struct {
   union {
     int32_t i[1];
     int64_t j[1];
+    float f[1];
     double d[1];
     uint16_t c[1];
     uint8_t z[1];

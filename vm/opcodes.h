@@ -65,6 +65,7 @@ enum {
   X(CONST_I, "ri", 0)                                                         \
   X(CONST_J, "rJ", 0)                                                         \
   X(CONST_D, "rJ", 0)                                                         \
+  X(CONST_F, "ri", 0)    /* the float's bits */                               \
   X(CONST_NULL, "r", 0)                                                       \
   X(CONST_STR, "rk", 0)                                                       \
   /* int arithmetic: dst, a, b */                                             \
@@ -101,6 +102,13 @@ enum {
   X(DIV_D, "rrr", 0)                                                          \
   X(REM_D, "rrr", 0)                                                          \
   X(NEG_D, "rr", 0)                                                           \
+  /* float arithmetic: IEEE single precision, rounded after each operation */ \
+  X(ADD_F, "rrr", 0)                                                          \
+  X(SUB_F, "rrr", 0)                                                          \
+  X(MUL_F, "rrr", 0)                                                          \
+  X(DIV_F, "rrr", 0)                                                          \
+  X(REM_F, "rrr", 0)                                                          \
+  X(NEG_F, "rr", 0)                                                           \
   /* conversions: dst, src */                                                 \
   X(I2J, "rr", 0)                                                             \
   X(I2D, "rr", 0)                                                             \
@@ -109,6 +117,14 @@ enum {
   X(D2I, "rr", 0)                                                             \
   X(D2J, "rr", 0)                                                             \
   X(I2C, "rr", 0)                                                             \
+  X(I2B, "rr", 0)                                                             \
+  X(I2S, "rr", 0)                                                             \
+  X(I2F, "rr", 0)                                                             \
+  X(J2F, "rr", 0)                                                             \
+  X(D2F, "rr", 0)                                                             \
+  X(F2I, "rr", 0)                                                             \
+  X(F2J, "rr", 0)                                                             \
+  X(F2D, "rr", 0)                                                             \
   /* comparisons yielding a boolean (0 or 1 in an int register) */           \
   X(CMPEQ_I, "rrr", 0)                                                        \
   X(CMPNE_I, "rrr", 0)                                                        \
@@ -128,6 +144,12 @@ enum {
   X(CMPLE_D, "rrr", 0)                                                        \
   X(CMPGT_D, "rrr", 0)                                                        \
   X(CMPGE_D, "rrr", 0)                                                        \
+  X(CMPEQ_F, "rrr", 0)                                                        \
+  X(CMPNE_F, "rrr", 0)                                                        \
+  X(CMPLT_F, "rrr", 0)                                                        \
+  X(CMPLE_F, "rrr", 0)                                                        \
+  X(CMPGT_F, "rrr", 0)                                                        \
+  X(CMPGE_F, "rrr", 0)                                                        \
   X(CMPEQ_A, "rrr", 0)                                                        \
   X(CMPNE_A, "rrr", 0)                                                        \
   X(NOT_Z, "rr", 0)                                                           \
@@ -169,12 +191,18 @@ enum {
   X(ALOAD_C, "rrr", DR_OPF_READ | DR_T | DR_OPF_ALLOC)                        \
   X(ALOAD_Z, "rrr", DR_OPF_READ | DR_T | DR_OPF_ALLOC)                        \
   X(ALOAD_A, "rrr", DR_OPF_READ | DR_T | DR_OPF_ALLOC)                        \
+  X(ALOAD_B, "rrr", DR_OPF_READ | DR_T | DR_OPF_ALLOC)                        \
+  X(ALOAD_S, "rrr", DR_OPF_READ | DR_T | DR_OPF_ALLOC)                        \
+  X(ALOAD_F, "rrr", DR_OPF_READ | DR_T | DR_OPF_ALLOC)                        \
   X(ASTORE_I, "rrr", DR_OPF_WRITE | DR_T | DR_OPF_ALLOC)                      \
   X(ASTORE_J, "rrr", DR_OPF_WRITE | DR_T | DR_OPF_ALLOC)                      \
   X(ASTORE_D, "rrr", DR_OPF_WRITE | DR_T | DR_OPF_ALLOC)                      \
   X(ASTORE_C, "rrr", DR_OPF_WRITE | DR_T | DR_OPF_ALLOC)                      \
   X(ASTORE_Z, "rrr", DR_OPF_WRITE | DR_T | DR_OPF_ALLOC)                      \
   X(ASTORE_A, "rrr", DR_OPF_WRITE | DR_T | DR_OPF_ALLOC)                      \
+  X(ASTORE_B, "rrr", DR_OPF_WRITE | DR_T | DR_OPF_ALLOC)                      \
+  X(ASTORE_S, "rrr", DR_OPF_WRITE | DR_T | DR_OPF_ALLOC)                      \
+  X(ASTORE_F, "rrr", DR_OPF_WRITE | DR_T | DR_OPF_ALLOC)                      \
   /* calls: dst (ignored for void), method, arguments (receiver first) */    \
   X(INVOKESTATIC, "rma", DR_OPF_CALL | DR_T | DR_OPF_ALLOC | DR_OPF_INIT)     \
   X(INVOKESPECIAL, "rma", DR_OPF_CALL | DR_T | DR_OPF_ALLOC)                  \

@@ -49,7 +49,10 @@ static int value_ascii(DrKind k, DrValue v, char *buf) {
   case DR_K_BOOLEAN:
     strcpy(buf, v.i ? "true" : "false");
     return v.i ? 4 : 5;
+  case DR_K_BYTE:
+  case DR_K_SHORT:
   case DR_K_INT: return dr_long_to_string(v.i, buf);
+  case DR_K_FLOAT: return dr_float_to_string(v.f, buf);
   case DR_K_LONG: return dr_long_to_string(v.j, buf);
   case DR_K_DOUBLE: return dr_double_to_string(v.d, buf);
   default: UNREACHABLE();

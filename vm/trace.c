@@ -9,8 +9,9 @@
 #include "trace.h"
 
 const char *dr_class_display_name(const DrClass *c, char *buf, size_t size) {
-  static const char *const prim[] = {[DR_K_BOOLEAN] = "boolean", [DR_K_CHAR] = "char", [DR_K_INT] = "int",
-                                     [DR_K_LONG] = "long", [DR_K_DOUBLE] = "double"};
+  static const char *const prim[] = {[DR_K_BOOLEAN] = "boolean", [DR_K_CHAR] = "char", [DR_K_BYTE] = "byte",
+                                     [DR_K_SHORT] = "short",     [DR_K_INT] = "int",   [DR_K_LONG] = "long",
+                                     [DR_K_FLOAT] = "float",     [DR_K_DOUBLE] = "double"};
   if (c->flags & DR_CLS_ARRAY) {
     char inner[256];
     const char *e = c->elem_class ? dr_class_display_name(c->elem_class, inner, sizeof inner)

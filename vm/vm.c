@@ -149,9 +149,11 @@ DrClass *dr_find_class(DrVM *vm, const char *name) {
 }
 
 static const char vm_kind_code[] = {
-    [DR_K_BOOLEAN] = 'Z', [DR_K_CHAR] = 'C', [DR_K_INT] = 'I', [DR_K_LONG] = 'J', [DR_K_DOUBLE] = 'D'};
-static const int vm_kind_size[] = {
-    [DR_K_BOOLEAN] = 1, [DR_K_CHAR] = 2, [DR_K_INT] = 4, [DR_K_LONG] = 8, [DR_K_DOUBLE] = 8, [DR_K_REF] = sizeof(DrObj *)};
+    [DR_K_BOOLEAN] = 'Z', [DR_K_CHAR] = 'C', [DR_K_BYTE] = 'B', [DR_K_SHORT] = 'S',
+    [DR_K_INT] = 'I',     [DR_K_LONG] = 'J', [DR_K_FLOAT] = 'F', [DR_K_DOUBLE] = 'D'};
+static const int vm_kind_size[] = {[DR_K_BOOLEAN] = 1, [DR_K_CHAR] = 2, [DR_K_BYTE] = 1,
+                                   [DR_K_SHORT] = 2,   [DR_K_INT] = 4,  [DR_K_LONG] = 8,
+                                   [DR_K_FLOAT] = 4,   [DR_K_DOUBLE] = 8, [DR_K_REF] = sizeof(DrObj *)};
 
 static DrClass *vm_new_array_class(DrVM *vm, const char *name, DrKind kind, DrClass *elem) {
   DrClass *c = dr_class_new(vm, name);

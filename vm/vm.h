@@ -488,6 +488,9 @@ void dr_buf16_append_ascii(DrBuf16 *b, const char *s);
 void dr_buf16_free(DrBuf16 *b);
 /* Java's Double.toString; buf must hold 32 bytes; returns length. */
 int dr_double_to_string(double d, char *buf);
+/* Float.toString: JDK 17 formats a float with the same digit generator,
+ * told the float's 24 significant bits */
+int dr_float_to_string(float f, char *buf);
 /* The digits java.util.Formatter rounds (FloatingDecimal's, not in
  * Double.toString's compatible form) of |d|, finite: value =
  * 0.DIGITS * 10^dec_exp; digits must hold 24; returns their number. */

@@ -54,7 +54,7 @@ static void fz_expr(DrFuzzWalk *w, const DrExpr *e) {
   FZ_REQUIRE(e->type == NULL && e->method == NULL && e->local == NULL && e->field == NULL);
   for (int i = 0; i < e->nargs; i++) fz_expr(w, e->args[i]);
   switch (e->kind) {
-  case E_INT_LIT: case E_LONG_LIT: case E_DOUBLE_LIT: case E_CHAR_LIT: case E_BOOL_LIT: case E_NULL_LIT:
+  case E_INT_LIT: case E_LONG_LIT: case E_DOUBLE_LIT: case E_FLOAT_LIT: case E_CHAR_LIT: case E_BOOL_LIT: case E_NULL_LIT:
   case E_THIS:
     break;
   case E_STRING_LIT:
