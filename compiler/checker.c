@@ -4,7 +4,7 @@
 #include <stdarg.h>
 #include <string.h>
 
-#include "checker_internal.h"
+#include "checker_generic.h"
 
 /* --------------------------------------------------------- diagnostics */
 
@@ -219,6 +219,8 @@ void chk_resolve_supers(DrChecker *c, DrClassSym *k) {
   chk_class_scope(c, k);
   c->cur.label_base = c->nlabels;
   DrClassDecl *d = k->decl;
+  DrClassSym *supers_of = c->gen.supers_of;
+  c->gen.supers_of = k;
   if (d->extends && !d->is_interface) {
     DrType *t = chk_resolve_tref(c, d->extends);
     if (t->kind == TY_CLASS) {
@@ -253,6 +255,7 @@ void chk_resolve_supers(DrChecker *c, DrClassSym *k) {
     }
     DR_ARENA_PUSH(c->arena, k->interfaces, k->ninterfaces, cap, t->cls);
   }
+  c->gen.supers_of = supers_of;
   /* cycles: resolve the supertypes first, then see whether k is above
    * itself; cut the edge that closes the cycle */
   if (k->super) chk_resolve_supers(c, k->super);
@@ -389,6 +392,8 @@ static void declare_method(DrChecker *c, DrClassSym *k, DrMember *mem, int *mcap
   DrMethodSym *m = &cm->sym;
   m->is_ctor = ctor;
   m->decl = mem;
+  c->gen.sig = mem;
+  chk_gen_method_tvars(c, mem, m);
   m->ret = ctor ? &c->T->t_void : chk_resolve_tref(c, &mem->ret);
   m->nparams = mem->nparams;
   m->params = dr_arena_alloc(c->arena, sizeof(DrType *) * (size_t)(mem->nparams + 1));
@@ -400,6 +405,7 @@ static void declare_method(DrChecker *c, DrClassSym *k, DrMember *mem, int *mcap
     }
     m->params[i] = t;
   }
+  c->gen.sig = NULL;
   m->is_varargs = mem->nparams > 0 && mem->params[mem->nparams - 1].is_varargs;
   mem->method = m;
   if (!d->is_interface) {
@@ -582,7 +588,8 @@ static bool check_override_pair(DrChecker *c, DrClassSym *k, DrMethodSym *m, DrM
     chk_error(c, pos, "%s; overridden method is %sfinal", head, os ? "static " : "");
     return false;
   }
-  DrType *r = m->ret, *ro = o->ret;
+  DrType *r = m->ret, *ro = chk_gen_member_type(c, k->type, o->owner, o->ret, DR_GEN_READ);
+  if (r->kind == TY_CLASS && r->is_raw) r = chk_gen_erasure(c, ro) == r ? ro : r; /* unchecked */
   bool ret_ok = r == ro || chk_is_err(r) || chk_is_err(ro) ||
                 (chk_is_ref(r) && chk_is_ref(ro) && chk_subtype(c, r, ro));
   if (!ret_ok) {
@@ -600,7 +607,7 @@ static bool check_override_pair(DrChecker *c, DrClassSym *k, DrMethodSym *m, DrM
  * supertype of k (superclass chain, then interfaces). */
 static void check_overrides_in(DrChecker *c, DrClassSym *k, DrMethodSym *m, DrClassSym *s, int depth, bool *done) {
   if (!s || *done || depth > 256) return;
-  DrMethodSym *o = chk_find_method_sig(c, s, m->name, m->params, m->nparams);
+  DrMethodSym *o = chk_gen_find_overridden(c, k, m, s);
   if (o && !(o->mods & DR_MOD_PRIVATE) && chk_accessible(c, o->owner, o->mods)) {
     if (!check_override_pair(c, k, m, o)) *done = true;
   }
@@ -627,7 +634,9 @@ static void check_overriding(DrChecker *c, DrClassSym *k) {
 static DrMethodSym *implementation(DrChecker *c, DrClassSym *k, DrMethodSym *a) {
   int guard = 0;
   for (DrClassSym *s = k; s && guard < 256; s = s->super, guard++) {
-    DrMethodSym *m = chk_find_method_sig(c, s, a->name, a->params, a->nparams);
+    DrMethodSym *m = NULL;
+    for (DrMethodSym *x = chk_methods_named(c, s, a->name); x && !m; x = chk_method(x)->next_named)
+      if (!x->is_ctor && chk_gen_overrides(c, k, x, a)) m = x;
     if (m && !(m->mods & DR_MOD_STATIC) && (!(m->mods & DR_MOD_PRIVATE) || s == k)) return m;
   }
   return NULL;
@@ -757,6 +766,7 @@ static void check_bodies(DrChecker *c, DrClassSym *k) {
       report_unassigned(c, k, inst);
     }
   report_unassigned(c, k, statics);
+  chk_gen_bridges(c, k);
 }
 
 /* this(...) chains must not loop (JLS 8.8.7). */

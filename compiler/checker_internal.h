@@ -143,6 +143,17 @@ typedef struct {
   void *first, *last;  /* the symbol; methods: the first and last overload */
 } DrChkName;
 
+/* Generics' state (checker_generic.h). */
+typedef struct {
+  DrMember *sig;       /* the method whose signature is being resolved */
+  DrType *target;      /* the type the expression being checked is to have (inference) */
+  DrType *site;        /* overload resolution: the receiver's type */
+  DrExpr *call;        /* ... the call (explicit type arguments) */
+  DrMethodSym *inst_m; /* ... the method whose type variables inst holds */
+  void *inst;          /* ... (a DrChkSubst) */
+  DrClassSym *supers_of; /* the class whose supertypes are being resolved */
+} DrChkGenState;
+
 typedef struct DrChecker {
   DrArena *arena;
   DrDiagList *diags;
@@ -169,6 +180,7 @@ typedef struct DrChecker {
    * E_FIELD_ACCESS: a variable is wanted, not its constant value */
   bool want_lvalue;
   bool simple_assign;    /* ... and the assignment is a plain `=` */
+  DrChkGenState gen;
 } DrChecker;
 
 /* checker.c */

@@ -4,7 +4,7 @@
  * varargs: phase 1 and 2 coincide). */
 #include <string.h>
 
-#include "checker_internal.h"
+#include "checker_generic.h"
 
 /* ---------------------------------------------------------- type names */
 
@@ -61,8 +61,9 @@ DrClassSym *chk_find_class(DrChecker *c, const char *name, bool *is_package) {
 /* java.io and drvm are drvm's internals: the prelude sees them, the
  * program does not. */
 bool chk_is_package(DrChecker *c, const char *pkg) {
-  static const char *const user_pkgs[] = {"java", "java.lang", "java.util", "java.lang.annotation"};
-  static const char *const all_pkgs[] = {"java", "java.lang", "java.util", "java.lang.annotation", "java.io", "drvm"};
+  static const char *const user_pkgs[] = {"java", "java.lang", "java.util", "java.lang.annotation", "java.util.function"};
+  static const char *const all_pkgs[] = {"java", "java.lang", "java.util", "java.lang.annotation", "java.io", "drvm",
+                                         "java.util.function"};
   int n = c->cur.prelude ? (int)DR_ARRAY_LEN(all_pkgs) : (int)DR_ARRAY_LEN(user_pkgs);
   const char *const *list = c->cur.prelude ? all_pkgs : user_pkgs;
   for (int i = 0; i < n; i++)
@@ -82,7 +83,7 @@ DrClassSym *chk_qualified_class(DrChecker *c, const char *pkg, const char *name)
   /* a qualified name reaches java.lang, java.util and java.lang.annotation;
    * java.io and drvm are drvm's internals */
   if (c->cur.prelude || strcmp(pkg, "java.lang") == 0 || strcmp(pkg, "java.util") == 0 ||
-      strcmp(pkg, "java.lang.annotation") == 0)
+      strcmp(pkg, "java.lang.annotation") == 0 || strcmp(pkg, "java.util.function") == 0)
     return k;
   return NULL;
 }
@@ -172,11 +173,18 @@ DrType *chk_resolve_tref(DrChecker *c, DrTypeRef *tref) {
     t = &c->T->t_error;
   } else {
     t = prim_named(c, tref->name);
+    if (!t && !strchr(tref->name, '.')) {
+      t = chk_gen_find_tvar(c, tref->name, tref->pos);
+      if (t && tref->has_args) {
+        chk_error(c, tref->pos, "unexpected type; required: class, found: type parameter %s", tref->name);
+        t = &c->T->t_error;
+      }
+    }
     if (!t) {
       DrClassSym *k = resolve_dotted(c, tref->name);
       if (k && !chk_class_accessible(c, k)) chk_report_class_access(c, tref->pos, k);
       if (k) {
-        t = k->type;
+        t = chk_gen_apply_args(c, tref, k);
       } else {
         report_unknown_type(c, tref->pos, tref->name);
         t = &c->T->t_error;
@@ -300,8 +308,9 @@ static DrType *param_at(const DrMethodSym *m, int i, bool arity) {
  * (chk_poly_fits): its type comes from the method chosen. */
 static bool applicable(DrChecker *c, DrMethodSym *m, DrExpr **args, int nargs, bool arity) {
   if (arity ? !m->is_varargs || nargs < m->nparams - 1 : m->nparams != nargs) return false;
+  chk_gen_begin_applicable(c, m, args, nargs, arity);
   for (int i = 0; i < nargs; i++) {
-    DrType *p = param_at(m, i, arity);
+    DrType *p = chk_gen_param_for_call(c, m, param_at(m, i, arity));
     if (args[i] && chk_is_poly(args[i])) {
       if (!chk_poly_fits(c, args[i], p)) return false;
     } else if (!args[i] || !chk_invocation_conv(c, args[i]->type, p)) {

@@ -263,7 +263,9 @@ DrType *chk_assign(DrChecker *c, DrExpr *e) {
     e->type = lt;
     return ok2 ? lt : err(c, e);
   } else {
+    if (op == DR_BIN_NONE && chk_is_ref(lt)) c->gen.target = lt; /* inference */
     rt = op == DR_BIN_NONE ? chk_expr(c, e->rhs) : chk_value(c, e->rhs);
+    c->gen.target = NULL;
   }
   if (chk_is_err(lt)) return err(c, e);
   bool ok = chk_check_lvalue(c, t, op != DR_BIN_NONE);

@@ -4,7 +4,7 @@
  * afterwards on the annotated body (checker_flow.c). */
 #include <string.h>
 
-#include "checker_internal.h"
+#include "checker_generic.h"
 
 static void check_block_stmts(DrChecker *c, DrStmt **stmts, int n) {
   for (int i = 0; i < n; i++)
@@ -106,7 +106,9 @@ static void check_return(DrChecker *c, DrStmt *s) {
   if (s->expr && chk_is_poly(s->expr) && ret->kind != TY_VOID) {
     chk_poly(c, s->expr, ret);
   } else if (s->expr) {
+    if (chk_is_ref(ret)) c->gen.target = ret; /* inference */
     DrType *t = chk_expr(c, s->expr);
+    c->gen.target = NULL;
     if (chk_is_err(ret) || chk_is_err(t)) return;
     if (ret->kind == TY_VOID) {
       chk_error(c, s->expr->pos, "incompatible types: unexpected return value");
@@ -124,8 +126,11 @@ static void check_foreach(DrChecker *c, DrStmt *s) {
   if (!chk_is_err(t)) {
     if (t->kind == TY_ARRAY)
       elem = t->elem;
-    else
-      chk_error(c, s->expr->pos, "for-each not applicable to expression type; required: array, found: %s",
+    else if (chk_gen_foreach(c, s, t)) {
+      chk_stmt(c, s); /* now the for statement it stands for */
+      return;
+    } else
+      chk_error(c, s->expr->pos, "for-each not applicable to expression type; required: array or java.lang.Iterable, found: %s",
                 chk_type_str(c, t));
   }
   int saved = c->nscope;
