@@ -151,6 +151,8 @@ DrClassSym *chk_declare_local_class(DrChecker *c, DrClassDecl *d, const char *bi
   DrChkClass *ck = chk_class(k);
   ck->scope_lo = c->cur.scope_base;
   ck->scope_hi = c->nscope;
+  ck->in_meth = c->cur.meth;
+  ck->in_static = c->cur.is_static;
   if (!c->cur.is_static && outer) k->outer_this = chk_synthetic_field(c, k, "this$0", outer->type);
   /* the emitter reaches every class through its outer's nested list */
   int cap = outer->nnested;

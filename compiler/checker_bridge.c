@@ -54,6 +54,7 @@ static void add_bridge(DrChecker *c, DrClassSym *k, DrMethodSym *m, DrMethodSym 
   DrPos pos = k->decl->pos;
   DrChkMethod *cm = chk_new_method(c, k, m->name, DR_MOD_PUBLIC | DR_MOD_HIDDEN, pos);
   DrMethodSym *b = &cm->sym;
+  cm->is_bridge = true;
   b->nparams = m->nparams;
   b->params = dr_arena_alloc(c->arena, sizeof(DrType *) * (size_t)(m->nparams + 1));
   for (int i = 0; i < m->nparams; i++) b->params[i] = chk_gen_erasure(c, o->params[i]);

@@ -439,6 +439,13 @@ static DrType *check_call(DrChecker *c, DrExpr *e) {
   }
   DrClassSym *k = t->kind == TY_ARRAY ? c->c_object : t->cls;
   DrType *site = t->kind == TY_ARRAY || q->kind == E_TYPE ? NULL : t;
+  if (t->kind == TY_CLASS && t->tvar && !chk_has_method_named(c, k, name)) /* T extends A & B: B's methods */
+    for (int i = 1; i < t->tvar->nbounds; i++)
+      if (chk_has_method_named(c, t->tvar->bounds[i]->cls, name)) {
+        site = t->tvar->bounds[i];
+        k = site->cls;
+        break;
+      }
   c->gen.site = site;
   c->gen.call = e;
   DrMethodSym *m = chk_resolve_call(c, e->pos, k, name, e->args, e->nargs, false, &found);

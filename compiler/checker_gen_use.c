@@ -241,10 +241,14 @@ DrMethodSym *chk_gen_instantiate(DrChecker *c, DrExpr *e, DrMethodSym *m, DrType
     if (m->is_varargs && e->nargs == m->nparams && e->args[m->nparams - 1] &&
         e->args[m->nparams - 1]->type && e->args[m->nparams - 1]->type->kind == TY_ARRAY)
       arity = false;
+    /* the target's type arguments are equalities: before the arguments'
+     * lower bounds (Cell<Object> c = new Cell<>("x") is a Cell<Object>) */
+    DrType *goal = diamond ? m->owner->type : view->ret;
+    bool bare = var_index(&in, goal) >= 0;
+    if (target && !bare) unify(c, &in, goal, target, 0);
     for (int i = 0; i < e->nargs; i++)
       if (e->args[i] && !chk_is_poly(e->args[i])) unify(c, &in, formal_at(view, i, arity), e->args[i]->type, 0);
-    DrType *goal = diamond ? m->owner->type : view->ret;
-    if (target && !all_known(&in)) unify(c, &in, goal, target, 0);
+    if (target && bare && !all_known(&in)) unify(c, &in, goal, target, 0);
     for (int i = 0; i < e->nargs && i < view->nparams; i++)
       if (e->args[i] && e->args[i]->kind == E_LAMBDA) infer_from_lambda(c, &in, e->args[i], formal_at(view, i, arity));
     default_unknowns(c, &in);

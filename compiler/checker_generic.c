@@ -109,11 +109,14 @@ static DrTypeVar *find_in(DrTypeParam *ps, int n, const char *name) {
   return NULL;
 }
 
-static DrMember *method_decl_here(DrChecker *c) {
-  if (c->gen.sig) return c->gen.sig;
-  DrMethodSym *m = c->cur.meth;
+static DrMember *method_decl_of(DrMethodSym *m) {
   while (m && chk_method(m)->lambda_in) m = chk_method(m)->lambda_in;
   return m ? m->decl : NULL;
+}
+
+static DrMember *method_decl_here(DrChecker *c) {
+  if (c->gen.sig) return c->gen.sig;
+  return method_decl_of(c->cur.meth);
 }
 
 DrType *chk_gen_find_tvar(DrChecker *c, const char *name, DrPos pos) {
@@ -142,10 +145,19 @@ DrType *chk_gen_find_tvar(DrChecker *c, const char *name, DrPos pos) {
         return v->type;
       }
     }
+    if (k->is_local) {
+      /* a local or anonymous class sees the variables of the method
+       * around it, and its class's unless that code is static */
+      DrChkClass *ck = chk_class(k);
+      DrMember *in = method_decl_of(ck->in_meth);
+      DrTypeVar *v = in ? find_in(in->tparams, in->ntparams, name) : NULL;
+      if (v) return v->type;
+      is_static = ck->in_static;
+      continue;
+    }
     /* a static nested class does not see its outer class's variables */
     if (k->decl && (k->decl->mods & DR_MOD_STATIC || k->decl->is_interface || k->decl->is_enum || k->decl->is_record))
       is_static = true;
-    if (k->is_local) break;
   }
   return NULL;
 }

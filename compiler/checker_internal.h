@@ -37,6 +37,8 @@ typedef struct {
   int nlambdas;           /* lambda$...$N numbers given out in it */
   int nsynthetic;         /* $$Lambda$N numbers given out in it */
   bool is_fn;             /* a lambda's or method reference's class */
+  DrMethodSym *in_meth;   /* a local class: the method whose code declares it */
+  bool in_static;         /* ... in a static context */
 } DrChkClass;
 
 typedef struct {
@@ -54,6 +56,7 @@ typedef struct {
   DrMethodSym *ctor_target; /* this(...) target, for recursion detection */
   int visit;                /* constructor-cycle walk state */
   DrMethodSym *lambda_in;   /* a lambda's method: the method the lambda is in */
+  bool is_bridge;           /* a bridge method (checker_bridge.c): no call names it */
 } DrChkMethod;
 
 typedef struct {

@@ -248,10 +248,11 @@ static bool same_params(const DrMethodSym *a, const DrMethodSym *b) {
 
 static void collect_from(DrChecker *c, DrChkMethodList *out, DrClassSym *k, DrClassSym *start, const char *name) {
   for (DrMethodSym *m = chk_methods_named(c, k, name); m; m = chk_method(m)->next_named) {
-    if (m->is_ctor) continue;
+    if (m->is_ctor || chk_method(m)->is_bridge) continue;
     if ((m->mods & DR_MOD_PRIVATE) && k != start) continue; /* not inherited */
     bool hidden = false;
-    for (int j = 0; j < out->count && !hidden; j++) hidden = same_params(out->items[j], m);
+    for (int j = 0; j < out->count && !hidden; j++)
+      hidden = same_params(out->items[j], m) || chk_gen_overrides(c, start, out->items[j], m);
     if (!hidden) DR_ARENA_PUSH(c->arena, out->items, out->count, out->cap, m);
   }
 }
