@@ -249,9 +249,18 @@ static void check_ctor_call(DrChecker *c, DrStmt *s, DrMethodSym *m) {
     return;
   }
   bool found = false;
+  DrType *site = chk_gen_as_super(c, k->type, target); /* super(x) of a Box<String> */
+  c->gen.site = site;
   s->ctor = chk_resolve_call(c, s->pos, target, target->name, s->args, s->nargs, true, &found);
+  c->gen.site = NULL;
   if (!s->ctor) return;
-  chk_call_args(c, s->ctor, &s->args, &s->nargs, s->pos);
+  DrExpr call;
+  memset(&call, 0, sizeof call);
+  call.kind = E_CALL;
+  call.pos = s->pos;
+  call.args = s->args;
+  call.nargs = s->nargs;
+  chk_call_args(c, chk_gen_instantiate(c, &call, s->ctor, site), &s->args, &s->nargs, s->pos);
   if (!s->is_super) chk_method(m)->ctor_target = s->ctor;
 }
 
