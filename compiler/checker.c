@@ -42,6 +42,11 @@ DrClassSym *chk_top(DrClassSym *cls) {
 
 const char *chk_method_sig(DrChecker *c, const DrMethodSym *m) {
   const char *s = dr_arena_printf(c->arena, "%s(", m->is_ctor ? m->owner->name : m->name);
+  if (m->decl && m->decl->ntparams) { /* javac: <T,U>name(T,U) */
+    const char *tp = "<";
+    for (int i = 0; i < m->decl->ntparams; i++) tp = dr_arena_printf(c->arena, "%s%s%s", tp, i ? "," : "", m->decl->tparams[i].name);
+    s = dr_arena_printf(c->arena, "%s>%s", tp, s);
+  }
   for (int i = 0; i < m->nparams; i++)
     s = dr_arena_printf(c->arena, "%s%s%s", s, i ? "," : "", chk_type_str(c, m->params[i]));
   return dr_arena_printf(c->arena, "%s)", s);
@@ -487,7 +492,9 @@ static void declare_members(DrChecker *c, DrClassSym *k) {
     DrMember *mem = &d->members[i];
     switch (mem->kind) {
     case M_FIELD: {
+      c->gen.static_decl = (mem->mods & DR_MOD_STATIC) != 0;
       DrType *base = chk_resolve_tref(c, &mem->tref);
+      c->gen.static_decl = false;
       if (base->kind == TY_VOID) {
         chk_error(c, mem->tref.pos, "'void' type not allowed here");
         base = &c->T->t_error;

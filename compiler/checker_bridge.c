@@ -133,6 +133,9 @@ static void check_clashes(DrChecker *c, DrClassSym *k) {
 }
 
 void chk_gen_bridges(DrChecker *c, DrClassSym *k) {
+  DrClassDecl *d = k->decl;
+  if (d->extends) chk_gen_check_bounds(c, d->extends);
+  for (int i = 0; i < d->nimplements; i++) chk_gen_check_bounds(c, &d->implements[i]);
   if (chk_is_interface(k)) return;
   check_clashes(c, k);
   int n = k->nmethods;

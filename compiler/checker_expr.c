@@ -602,6 +602,7 @@ static DrType *check_new_array(DrChecker *c, DrExpr *e) {
     chk_error(c, e->pos, "array type expected");
     return err(c, e);
   }
+  if (!chk_gen_check_array_elem(c, e, t)) return err(c, e);
   if (e->init) check_array_init(c, e->init, t);
   e->type = t;
   return t;

@@ -10,9 +10,10 @@
 
 /* ------------------------------------------------- type arguments as written */
 
+static void check_bounds_here(DrChecker *c, DrTypeRef *tref);
+
 DrType *chk_gen_apply_args(DrChecker *c, DrTypeRef *tref, DrClassSym *k) {
   int n = chk_gen_ntparams(k);
-  if (tref->outer_args) chk_error(c, tref->pos, "type arguments of an enclosing class's name are not supported in DL");
   if (!tref->has_args || tref->diamond) return n ? chk_gen_raw(c, k) : k->type;
   if (n == 0) {
     chk_error(c, tref->pos, "type %s does not take parameters", k->source_name);
@@ -37,14 +38,16 @@ DrType *chk_gen_apply_args(DrChecker *c, DrTypeRef *tref, DrClassSym *k) {
     }
     args[i] = a->wild ? chk_gen_wildcard(c, a->wild, t) : t;
   }
-  return chk_gen_param_type(c, k, args, n);
+  tref->resolved = chk_gen_param_type(c, k, args, n);
+  /* a supertype's arguments wait until every class knows its supertypes */
+  if (!c->gen.supers_of) check_bounds_here(c, tref);
+  return tref->resolved;
 }
 
-void chk_gen_check_bounds(DrChecker *c, DrTypeRef *tref) {
+static void check_bounds_here(DrChecker *c, DrTypeRef *tref) {
   DrType *t = tref ? tref->resolved : NULL;
   while (t && t->kind == TY_ARRAY) t = t->elem;
   if (!t || t->kind != TY_CLASS || !t->targs) return;
-  for (int i = 0; i < tref->nargs; i++) chk_gen_check_bounds(c, &tref->args[i]);
   int n = t->ntargs;
   DrChkSubst s = {dr_arena_alloc(c->arena, sizeof(DrTypeVar *) * (size_t)n), t->targs, n};
   for (int i = 0; i < n; i++) s.vars[i] = chk_gen_class_tvar(c, t->cls, i);
@@ -60,6 +63,12 @@ void chk_gen_check_bounds(DrChecker *c, DrTypeRef *tref) {
         return;
       }
   }
+}
+
+void chk_gen_check_bounds(DrChecker *c, DrTypeRef *tref) {
+  if (!tref) return;
+  for (int i = 0; i < tref->nargs; i++) chk_gen_check_bounds(c, &tref->args[i]);
+  check_bounds_here(c, tref);
 }
 
 /* ------------------------------------------------------------- inference */
@@ -361,4 +370,30 @@ bool chk_gen_foreach(DrChecker *c, DrStmt *s, DrType *t) {
   s->ndecls = 0;
   memset(&s->tref, 0, sizeof s->tref);
   return true;
+}
+
+/* ------------------------------------------------------ reifiable types */
+
+bool chk_gen_reifiable(const DrType *t) {
+  if (!t) return true;
+  if (t->kind == TY_ARRAY) return chk_gen_reifiable(t->elem);
+  if (t->kind != TY_CLASS) return true;
+  if (t->tvar || (t->wild && t->wild != DR_WILD_ANY)) return false;
+  if (t->targs)
+    for (int i = 0; i < t->ntargs; i++)
+      if (t->targs[i]->wild != DR_WILD_ANY) return false;
+  return !(chk_gen_ntparams(t->cls) && !t->targs && !t->is_raw); /* the self type */
+}
+
+bool chk_gen_check_instanceof(DrChecker *c, DrExpr *e, DrType *s, DrType *t) {
+  if (chk_gen_reifiable(t) || chk_subtype(c, s, t)) return true;
+  chk_error(c, e->pos, "%s cannot be safely cast to %s", chk_type_str(c, s), chk_type_str(c, t));
+  return false;
+}
+
+bool chk_gen_check_array_elem(DrChecker *c, DrExpr *e, DrType *t) {
+  while (t && t->kind == TY_ARRAY) t = t->elem;
+  if (chk_gen_reifiable(t)) return true;
+  chk_error(c, e->pos, "generic array creation");
+  return false;
 }

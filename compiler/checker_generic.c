@@ -131,7 +131,7 @@ DrType *chk_gen_find_tvar(DrChecker *c, const char *name, DrPos pos) {
     DrTypeVar *v = find_in(mem->tparams, mem->ntparams, name);
     if (v) return v->type;
   }
-  bool is_static = c->cur.is_static || (c->gen.sig && (c->gen.sig->mods & DR_MOD_STATIC));
+  bool is_static = c->cur.is_static || c->gen.static_decl || (c->gen.sig && (c->gen.sig->mods & DR_MOD_STATIC));
   for (DrClassSym *k = c->cur.cls; k; k = k->outer) {
     DrClassDecl *d = k->decl;
     if (d && d->ntparams) {
@@ -342,19 +342,17 @@ static DrType *unwild(DrChecker *c, DrType *a, DrTypeVar *v, int mode) {
   if (!a || !a->wild) return a;
   if (mode == DR_GEN_FN) /* JLS 9.9: a lambda's types come from the bounds */
     return a->wild == DR_WILD_ANY ? (v && v->nbounds ? v->bounds[0] : c->t_object) : a->bound;
-  if (mode == DR_GEN_WRITE) {
-    if (a->wild == DR_WILD_SUPER) return a->bound;
-    DrTypeVar *cap = new_tvar(c, "CAP#1", v ? v->pos : (DrPos){0, 0}, 0);
-    cap->is_capture = true;
-    cap->bounds = dr_arena_alloc(c->arena, sizeof(DrType *));
-    cap->bounds[0] = a->wild == DR_WILD_EXTENDS ? a->bound : c->t_object;
-    cap->nbounds = 1;
-    cap->bounds_done = true;
-    cap->type->cls = chk_gen_erasure(c, cap->bounds[0])->cls;
-    return cap->type;
-  }
-  if (a->wild == DR_WILD_EXTENDS) return a->bound;
-  return v && v->nbounds ? v->bounds[0] : c->t_object;
+  if (mode == DR_GEN_WRITE && a->wild == DR_WILD_SUPER) return a->bound;
+  /* capture conversion (JLS 5.1.10): a fresh variable below the upper
+   * bound; only null converts to it, and it converts to its bound */
+  DrTypeVar *cap = new_tvar(c, "CAP#1", v ? v->pos : (DrPos){0, 0}, 0);
+  cap->is_capture = true;
+  cap->bounds = dr_arena_alloc(c->arena, sizeof(DrType *));
+  cap->bounds[0] = a->wild == DR_WILD_EXTENDS ? a->bound : v && v->nbounds ? v->bounds[0] : c->t_object;
+  cap->nbounds = 1;
+  cap->bounds_done = true;
+  cap->type->cls = chk_gen_erasure(c, cap->bounds[0])->cls;
+  return cap->type;
 }
 
 DrType *chk_gen_member_type(DrChecker *c, DrType *site, DrClassSym *owner, DrType *t, int mode) {
@@ -475,4 +473,12 @@ const char *chk_gen_type_str(DrChecker *c, const DrType *t) {
     s = dr_arena_printf(c->arena, "%s%s%s", s, i ? "," : "", a);
   }
   return dr_arena_printf(c->arena, "%s>", s);
+}
+
+DrType *chk_gen_fn_type(DrChecker *c, DrType *t) {
+  if (!t || t->kind != TY_CLASS || !t->targs) return t;
+  DrType **args = dr_arena_alloc(c->arena, sizeof(DrType *) * (size_t)t->ntargs);
+  for (int i = 0; i < t->ntargs; i++)
+    args[i] = unwild(c, t->targs[i], chk_gen_class_tvar(c, t->cls, i), DR_GEN_FN);
+  return chk_gen_param_type(c, t->cls, args, t->ntargs);
 }

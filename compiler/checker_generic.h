@@ -38,6 +38,9 @@ DrType *chk_gen_member_type(DrChecker *c, DrType *site, DrClassSym *owner, DrTyp
 DrType *chk_gen_find_tvar(DrChecker *c, const char *name, DrPos pos);
 /* A method's type parameters, declared (bounds resolved in the current context). */
 void chk_gen_method_tvars(DrChecker *c, DrMember *mem, DrMethodSym *m);
+/* The non-wildcard parameterization of a functional interface type that
+ * a lambda's class implements (JLS 9.9). */
+DrType *chk_gen_fn_type(DrChecker *c, DrType *t);
 /* Subtyping and casting where generics are involved: true if decided. */
 bool chk_gen_subtype(DrChecker *c, DrType *s, DrType *t, bool *res);
 bool chk_gen_castable(DrChecker *c, DrType *s, DrType *t, bool *res);
@@ -69,6 +72,13 @@ void chk_gen_relax(DrChecker *c, DrExpr *e, DrType *t);
 /* The enhanced for over an Iterable t (JLS 14.14.2): s becomes the basic
  * for statement it stands for; false if t is not Iterable. */
 bool chk_gen_foreach(DrChecker *c, DrStmt *s, DrType *t);
+
+/* Whether t's values carry t at run time (JLS 4.7). */
+bool chk_gen_reifiable(const DrType *t);
+/* `s instanceof t` with t not reifiable: only where s is a t already. */
+bool chk_gen_check_instanceof(DrChecker *c, DrExpr *e, DrType *s, DrType *t);
+/* new T[n], new Box<String>[n]: "generic array creation". */
+bool chk_gen_check_array_elem(DrChecker *c, DrExpr *e, DrType *t);
 
 /* checker_bridge.c */
 /* Whether m (of class k) has the same parameters as o as a member of k

@@ -155,6 +155,7 @@ typedef struct {
   DrMethodSym *inst_m; /* ... the method whose type variables inst holds */
   void *inst;          /* ... (a DrChkSubst) */
   DrClassSym *supers_of; /* the class whose supertypes are being resolved */
+  bool static_decl;    /* a static field's type is being resolved */
 } DrChkGenState;
 
 typedef struct DrChecker {

@@ -202,7 +202,7 @@ static DrClassSym *fn_class(DrChecker *c, DrType *t, DrMethodSym *fm, bool keep_
   DrTypeRef *tr = dr_arena_alloc(c->arena, sizeof(DrTypeRef));
   tr->name = t->cls->source_name;
   tr->pos = pos;
-  tr->resolved = t;
+  tr->resolved = chk_gen_fn_type(c, t);
   d->implements = tr;
   d->nimplements = 1;
   d->members = dr_arena_alloc(c->arena, sizeof(DrMember));

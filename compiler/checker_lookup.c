@@ -339,10 +339,11 @@ bool chk_needs_packing(DrChecker *c, DrMethodSym *m, DrExpr **args, int nargs) {
   return m && m->is_varargs && !applicable(c, m, args, nargs, false);
 }
 
-static const char *param_list(DrChecker *c, DrType **ps, int n) {
-  if (n == 0) return "no arguments";
+static const char *param_list(DrChecker *c, DrMethodSym *m) {
+  if (m->nparams == 0) return "no arguments";
   const char *s = "";
-  for (int i = 0; i < n; i++) s = dr_arena_printf(c->arena, "%s%s%s", s, i ? "," : "", chk_type_str(c, ps[i]));
+  for (int i = 0; i < m->nparams; i++) /* as a member of the receiver's type */
+    s = dr_arena_printf(c->arena, "%s%s%s", s, i ? "," : "", chk_type_str(c, chk_gen_param_for_call(c, m, m->params[i])));
   return s;
 }
 
@@ -421,11 +422,11 @@ DrMethodSym *chk_resolve_call(DrChecker *c, DrPos pos, DrClassSym *cls, const ch
     const char *kind = chk_is_interface(m->owner) ? "interface" : "class";
     if (ctor)
       chk_error(c, pos, "constructor %s in %s %s cannot be applied to given types; required: %s; found: %s",
-                cls->name, kind, m->owner->source_name, param_list(c, m->params, m->nparams),
+                cls->name, kind, m->owner->source_name, param_list(c, m),
                 nargs ? argl : "no arguments");
     else
       chk_error(c, pos, "method %s in %s %s cannot be applied to given types; required: %s; found: %s", name, kind,
-                m->owner->source_name, param_list(c, m->params, m->nparams), nargs ? argl : "no arguments");
+                m->owner->source_name, param_list(c, m), nargs ? argl : "no arguments");
   } else {
     chk_error(c, pos, "no suitable %s found for %s(%s)", ctor ? "constructor" : "method", ctor ? cls->name : name,
               argl);

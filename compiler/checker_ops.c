@@ -3,7 +3,7 @@
  * constant folding of the operators JLS 15.29 admits. */
 #include <string.h>
 
-#include "checker_internal.h"
+#include "checker_generic.h"
 
 static DrType *err(DrChecker *c, DrExpr *e) {
   e->type = &c->T->t_error;
@@ -412,7 +412,7 @@ static bool instanceof_ok(DrChecker *c, DrExpr *e, DrType *s, DrType *t) {
     chk_error(c, e->pos, "incompatible types: %s cannot be converted to %s", chk_type_str(c, s), chk_type_str(c, t));
     return false;
   }
-  return true;
+  return chk_gen_check_instanceof(c, e, s, t);
 }
 
 DrType *chk_instanceof(DrChecker *c, DrExpr *e) {

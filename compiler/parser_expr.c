@@ -115,7 +115,12 @@ static void parse_type_name(DrParser *p, DrTypeRef *t, bool allow_void) {
   for (;;) {
     if (parse_at(p, T_LT)) parse_type_args(p, t);
     if (parse_at(p, T_DOT) && parse_peek(p, 1)->kind == T_IDENT) {
-      if (t->has_args) t->outer_args = true;
+      if (t->has_args) { /* Outer<A>.Inner: the qualifier's arguments (not checked) */
+        t->outer_args = true;
+        t->has_args = t->diamond = false;
+        t->args = NULL;
+        t->nargs = 0;
+      }
       parse_advance(p);
       name = dr_arena_printf(p->arena, "%s.%s", name, parse_advance(p)->text);
     } else {
