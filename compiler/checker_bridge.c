@@ -136,6 +136,12 @@ void chk_gen_bridges(DrChecker *c, DrClassSym *k) {
   DrClassDecl *d = k->decl;
   if (d->extends) chk_gen_check_bounds(c, d->extends);
   for (int i = 0; i < d->nimplements; i++) chk_gen_check_bounds(c, &d->implements[i]);
+  for (int i = 0; i < d->ntparams; i++)
+    for (int b = 0; b < d->tparams[i].nbounds; b++) chk_gen_check_bounds(c, &d->tparams[i].bounds[b]);
+  for (int j = 0; j < d->nmembers; j++)
+    for (int i = 0; i < d->members[j].ntparams; i++)
+      for (int b = 0; b < d->members[j].tparams[i].nbounds; b++)
+        chk_gen_check_bounds(c, &d->members[j].tparams[i].bounds[b]);
   if (chk_is_interface(k)) return;
   check_clashes(c, k);
   int n = k->nmethods;

@@ -40,7 +40,7 @@ DrType *chk_gen_apply_args(DrChecker *c, DrTypeRef *tref, DrClassSym *k) {
   }
   tref->resolved = chk_gen_param_type(c, k, args, n);
   /* a supertype's arguments wait until every class knows its supertypes */
-  if (!c->gen.supers_of) check_bounds_here(c, tref);
+  if (!c->gen.supers_of && !c->gen.in_bounds) check_bounds_here(c, tref);
   return tref->resolved;
 }
 

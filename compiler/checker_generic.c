@@ -34,6 +34,7 @@ static DrTypeVar *new_tvar(DrChecker *c, const char *name, DrPos pos, int index)
 /* Resolves the bounds of the declared parameters ps in the current
  * context (the variables themselves already exist). */
 static void resolve_bounds(DrChecker *c, DrTypeParam *ps, int n) {
+  c->gen.in_bounds++;
   for (int i = 0; i < n; i++) {
     DrTypeVar *v = ps[i].sym;
     if (v->bounds_done) continue;
@@ -56,6 +57,7 @@ static void resolve_bounds(DrChecker *c, DrTypeParam *ps, int n) {
     }
   }
   for (int i = 0; i < n; i++) ps[i].sym->type->cls = chk_gen_erasure(c, ps[i].sym->type)->cls;
+  c->gen.in_bounds--; /* <E extends Enum<E>>: checked with the class (chk_gen_bridges) */
 }
 
 static void declare_tparams(DrChecker *c, DrTypeParam *ps, int n, DrClassSym *k, DrMethodSym *m) {
@@ -76,6 +78,9 @@ void chk_gen_class_tvars(DrChecker *c, DrClassSym *k) {
   DrClassDecl *d = k ? k->decl : NULL;
   if (!d || d->ntparams == 0 || d->tparams[0].sym) return;
   declare_tparams(c, d->tparams, d->ntparams, k, NULL);
+  DrChkGenState gsaved = c->gen;
+  memset(&c->gen, 0, sizeof c->gen);
+  c->gen.in_bounds = 1; /* checked with the class's other rules */
   DrChkCtx saved = c->cur;
   memset(&c->cur, 0, sizeof c->cur);
   c->cur.cls = k;
@@ -84,6 +89,7 @@ void chk_gen_class_tvars(DrChecker *c, DrClassSym *k) {
   c->cur.label_base = c->nlabels;
   resolve_bounds(c, d->tparams, d->ntparams);
   c->cur = saved;
+  c->gen = gsaved;
 }
 
 void chk_gen_method_tvars(DrChecker *c, DrMember *mem, DrMethodSym *m) {

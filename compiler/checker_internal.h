@@ -156,6 +156,7 @@ typedef struct {
   void *inst;          /* ... (a DrChkSubst) */
   DrClassSym *supers_of; /* the class whose supertypes are being resolved */
   bool static_decl;    /* a static field's type is being resolved */
+  int in_bounds;       /* type parameters' bounds are being resolved */
 } DrChkGenState;
 
 typedef struct DrChecker {
