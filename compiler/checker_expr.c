@@ -509,6 +509,7 @@ static DrType *check_new(DrChecker *c, DrExpr *e) {
       chk_error(c, e->pos, "qualified anonymous classes are not supported in DL");
       return err(c, e);
     }
+    c->gen.target = target;
     return chk_anon_class(c, e, t);
   }
   if (k->flags & DR_CLS_SYM_ABSTRACT) {

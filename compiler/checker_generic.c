@@ -488,3 +488,9 @@ DrType *chk_gen_fn_type(DrChecker *c, DrType *t) {
     args[i] = unwild(c, t->targs[i], chk_gen_class_tvar(c, t->cls, i), DR_GEN_FN);
   return chk_gen_param_type(c, t->cls, args, t->ntargs);
 }
+
+DrType *chk_gen_anon_diamond(DrChecker *c, DrClassSym *base, DrType *target) {
+  DrType *st = target && target->kind == TY_CLASS ? chk_gen_as_super(c, target, base) : NULL;
+  if (!st || st->is_raw || !st->targs) return chk_gen_raw(c, base);
+  return chk_gen_fn_type(c, st);
+}

@@ -41,6 +41,9 @@ void chk_gen_method_tvars(DrChecker *c, DrMember *mem, DrMethodSym *m);
 /* The non-wildcard parameterization of a functional interface type that
  * a lambda's class implements (JLS 9.9). */
 DrType *chk_gen_fn_type(DrChecker *c, DrType *t);
+/* new I<>() { ... } of an interface: I as the target type has it (raw
+ * without one). */
+DrType *chk_gen_anon_diamond(DrChecker *c, DrClassSym *base, DrType *target);
 /* Subtyping and casting where generics are involved: true if decided. */
 bool chk_gen_subtype(DrChecker *c, DrType *s, DrType *t, bool *res);
 bool chk_gen_castable(DrChecker *c, DrType *s, DrType *t, bool *res);
