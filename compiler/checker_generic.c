@@ -494,3 +494,12 @@ DrType *chk_gen_anon_diamond(DrChecker *c, DrClassSym *base, DrType *target) {
   if (!st || st->is_raw || !st->targs) return chk_gen_raw(c, base);
   return chk_gen_fn_type(c, st);
 }
+
+DrType *chk_gen_ref_qualifier(DrChecker *c, DrType *q, DrType *first, bool is_new, DrType *target) {
+  (void)target;
+  (void)is_new;
+  if (!q || q->kind != TY_CLASS || q->targs || q->is_raw || chk_gen_ntparams(q->cls) == 0) return q;
+  DrType *st = first && first->kind == TY_CLASS ? chk_gen_as_super(c, first, q->cls) : NULL;
+  if (st && !st->is_raw) return st->targs ? st : q;
+  return chk_gen_raw(c, q->cls);
+}

@@ -44,6 +44,10 @@ DrType *chk_gen_fn_type(DrChecker *c, DrType *t);
 /* new I<>() { ... } of an interface: I as the target type has it (raw
  * without one). */
 DrType *chk_gen_anon_diamond(DrChecker *c, DrClassSym *base, DrType *target);
+/* The type a method reference's qualifier C stands for (JLS 15.13.1): for
+ * C::instanceMethod, the first parameter's parameterization of C; for a
+ * generic C::new, C<> as the target's result would infer it; else raw C. */
+DrType *chk_gen_ref_qualifier(DrChecker *c, DrType *q, DrType *first, bool is_new, DrType *target);
 /* Subtyping and casting where generics are involved: true if decided. */
 bool chk_gen_subtype(DrChecker *c, DrType *s, DrType *t, bool *res);
 bool chk_gen_castable(DrChecker *c, DrType *s, DrType *t, bool *res);

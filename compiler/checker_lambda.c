@@ -529,6 +529,7 @@ DrType *chk_method_ref(DrChecker *c, DrExpr *e, DrType *t) {
     return err(c, e);
   }
   if (ri.is_type && !is_new) ri.unbound = !has_static(c, qt->cls, ri.name, fm->nparams) && fm->nparams > 0;
+  if (ri.is_type) ri.type = chk_gen_ref_qualifier(c, qt, ri.unbound ? ri.fn->params[0] : NULL, is_new, t);
   /* the forwarder's errors are one, as javac words it */
   int ndiags = c->diags->count, nerrors = c->errors;
   DrClassSym *fc = fn_class(c, t, fm, false, NULL, 0, ri.is_type ? NULL : qt, call_referenced, &ri, e->pos);
