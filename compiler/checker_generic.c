@@ -56,6 +56,19 @@ static void resolve_bounds(DrChecker *c, DrTypeParam *ps, int n) {
       v->bounds[b] = t;
     }
   }
+  /* T extends T, A extends B & B extends A: javac's error, then Object */
+  for (int i = 0; i < n; i++) {
+    DrType *t = ps[i].sym->type;
+    int steps = 0;
+    while (t->tvar && t->tvar->nbounds && t->tvar->bounds[0]->tvar && steps <= n) {
+      t = t->tvar->bounds[0];
+      steps++;
+    }
+    if (steps > n) {
+      chk_error(c, ps[i].pos, "cyclic inheritance involving %s", ps[i].name);
+      ps[i].sym->bounds[0] = c->t_object;
+    }
+  }
   for (int i = 0; i < n; i++) ps[i].sym->type->cls = chk_gen_erasure(c, ps[i].sym->type)->cls;
   c->gen.in_bounds--; /* <E extends Enum<E>>: checked with the class (chk_gen_bridges) */
 }
