@@ -516,3 +516,9 @@ DrType *chk_gen_ref_qualifier(DrChecker *c, DrType *q, DrType *first, bool is_ne
   if (st && !st->is_raw) return st->targs ? st : q;
   return chk_gen_raw(c, q->cls);
 }
+
+DrType *chk_gen_lub(DrChecker *c, DrType *a, DrType *b, DrClassSym *k) {
+  if (chk_gen_ntparams(k) == 0) return k->type;
+  DrType *sa = chk_gen_as_super(c, a, k), *sb = chk_gen_as_super(c, b, k);
+  return sa && sa == sb ? sa : chk_gen_raw(c, k); /* javac: a wildcard type; raw suffices to read */
+}

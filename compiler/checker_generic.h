@@ -48,6 +48,9 @@ DrType *chk_gen_anon_diamond(DrChecker *c, DrClassSym *base, DrType *target);
  * C::instanceMethod, the first parameter's parameterization of C; for a
  * generic C::new, C<> as the target's result would infer it; else raw C. */
 DrType *chk_gen_ref_qualifier(DrChecker *c, DrType *q, DrType *first, bool is_new, DrType *target);
+/* The common supertype of a and b at their common superclass k (?:,
+ * switch results): a and b's parameterization of k if it is the same. */
+DrType *chk_gen_lub(DrChecker *c, DrType *a, DrType *b, DrClassSym *k);
 /* Subtyping and casting where generics are involved: true if decided. */
 bool chk_gen_subtype(DrChecker *c, DrType *s, DrType *t, bool *res);
 bool chk_gen_castable(DrChecker *c, DrType *s, DrType *t, bool *res);

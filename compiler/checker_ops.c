@@ -353,7 +353,8 @@ DrType *chk_cond_op(DrChecker *c, DrExpr *e) {
   } else if (chk_is_ref(a) && chk_is_ref(b)) {
     if (chk_subtype(c, a, b)) t = b;
     else if (chk_subtype(c, b, a)) t = a;
-    else if (a->kind == TY_CLASS && b->kind == TY_CLASS) t = chk_common_superclass(a->cls, b->cls, c->c_object)->type;
+    else if (a->kind == TY_CLASS && b->kind == TY_CLASS)
+      t = chk_gen_lub(c, a, b, chk_common_superclass(a->cls, b->cls, c->c_object));
     else t = c->t_object;
   }
   if (!t) {

@@ -270,7 +270,7 @@ static bool fz_one(const uint8_t *data, size_t size) {
    * checks better without a NUL after the bytes */
   char *text = dr_xrealloc(NULL, size ? size : 1);
   if (size) memcpy(text, data, size);
-  DrSource src = {"<fuzz>", text, size};
+  DrSource src = {"<fuzz>", text, size, NULL};
 
   DrArena arena;
   dr_arena_init(&arena);
