@@ -597,7 +597,7 @@ static bool check_override_pair(DrChecker *c, DrClassSym *k, DrMethodSym *m, DrM
     chk_error(c, pos, "%s; overridden method is %sfinal", head, os ? "static " : "");
     return false;
   }
-  DrType *r = m->ret, *ro = chk_gen_member_type(c, k->type, o->owner, o->ret, DR_GEN_READ);
+  DrType *r = m->ret, *ro = chk_gen_override_ret(c, k, m, o);
   if (r->kind == TY_CLASS && r->is_raw) r = chk_gen_erasure(c, ro) == r ? ro : r; /* unchecked */
   bool ret_ok = r == ro || chk_is_err(r) || chk_is_err(ro) ||
                 (chk_is_ref(r) && chk_is_ref(ro) && chk_subtype(c, r, ro));

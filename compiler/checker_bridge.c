@@ -153,3 +153,16 @@ void chk_gen_bridges(DrChecker *c, DrClassSym *k) {
     for (int j = 0; j < k->ninterfaces; j++) bridges_from(c, k, m, k->interfaces[j], 0);
   }
 }
+
+DrType *chk_gen_override_ret(DrChecker *c, DrClassSym *k, DrMethodSym *m, DrMethodSym *o) {
+  DrType *ro = chk_gen_member_type(c, k->type, o->owner, o->ret, DR_GEN_READ);
+  int n = chk_gen_method_ntparams(o);
+  if (n == 0 || n != chk_gen_method_ntparams(m)) return ro;
+  DrChkSubst s = {dr_arena_alloc(c->arena, sizeof(DrTypeVar *) * (size_t)n),
+                  dr_arena_alloc(c->arena, sizeof(DrType *) * (size_t)n), n};
+  for (int i = 0; i < n; i++) {
+    s.vars[i] = o->decl->tparams[i].sym;
+    s.types[i] = m->decl->tparams[i].sym ? m->decl->tparams[i].sym->type : NULL;
+  }
+  return chk_gen_subst(c, ro, &s);
+}

@@ -94,6 +94,9 @@ bool chk_gen_check_array_elem(DrChecker *c, DrExpr *e, DrType *t);
 /* Whether m (of class k) has the same parameters as o as a member of k
  * (or as the erasure of o's: JLS 8.4.2). */
 bool chk_gen_overrides(DrChecker *c, DrClassSym *k, DrMethodSym *m, DrMethodSym *o);
+/* o's result type as m (of class k) overrides it: with k's type arguments,
+ * and o's own type variables renamed to m's (<T> T f() overriding <U> U f()). */
+DrType *chk_gen_override_ret(DrChecker *c, DrClassSym *k, DrMethodSym *m, DrMethodSym *o);
 /* The method of s with m's signature as members of k, or NULL. */
 DrMethodSym *chk_gen_find_overridden(DrChecker *c, DrClassSym *k, DrMethodSym *m, DrClassSym *s);
 /* The bridge methods k needs, declared and checked. */
