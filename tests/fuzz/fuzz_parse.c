@@ -125,6 +125,18 @@ static void fz_expr(DrFuzzWalk *w, const DrExpr *e) {
     FZ_REQUIRE(e->sw != NULL && e->sw->kind == S_SWITCH && e->sw->is_expr);
     fz_stmt(w, e->sw);
     break;
+  case E_LAMBDA:
+    for (int i = 0; i < e->nparams; i++) FZ_REQUIRE(e->params[i].name != NULL);
+    if (e->block) fz_stmt(w, e->block);
+    else if (e->rhs) fz_expr(w, e->rhs);
+    break;
+  case E_METHOD_REF:
+    FZ_REQUIRE(e->name != NULL && e->target != NULL);
+    fz_expr(w, e->target);
+    break;
+  case E_CLASS_LIT:
+    fz_tref(&e->tref);
+    break;
   default:
     fz_fail("expression kind the parser never builds");
   }
@@ -217,6 +229,10 @@ static void fz_stmt(DrFuzzWalk *w, const DrStmt *s) {
     FZ_REQUIRE(s->class_decl != NULL);
     fz_class(w, s->class_decl);
     break;
+  case S_LABELED:
+    FZ_REQUIRE(s->label != NULL && s->body != NULL);
+    fz_stmt(w, s->body);
+    break;
   default:
     fz_fail("statement kind out of range");
   }
@@ -289,7 +305,7 @@ static bool fz_one(const uint8_t *data, size_t size) {
   }
   bool ok2 = dr_parse(&arena, &diags, &src, false, &prog);
   FZ_REQUIRE(prog.nclasses >= before);
-  for (int i = before; i < prog.nclasses; i++) FZ_REQUIRE(!prog.classes[i]->from_prelude && !prog.classes[i]->package);
+  for (int i = before; i < prog.nclasses; i++) FZ_REQUIRE(!prog.classes[i]->from_prelude); /* a package comes from the file */
   /* errors are reported iff the parse says so */
   FZ_REQUIRE((ok && ok2) == (diags.count == 0));
   for (int i = 0; i < diags.count; i++) FZ_REQUIRE(diags.items[i].line >= 1 && diags.items[i].col >= 1);
