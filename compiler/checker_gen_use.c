@@ -170,13 +170,19 @@ static DrType *formal_at(DrMethodSym *m, int i, bool arity) {
   return i < m->nparams ? m->params[i] : NULL;
 }
 
-static void explicit_args(DrChecker *c, DrInfer *in, DrExpr *e) {
-  if (!e || e->kind != E_CALL || !e->ntargs) return;
-  for (int i = 0; i < e->ntargs && i < in->n; i++) {
+/* x.<A, B>m(...): the method's type arguments given (a method that is not
+ * generic ignores them, JLS 15.12.2.1); report: once, for the method chosen. */
+static void explicit_args(DrChecker *c, DrInfer *in, DrExpr *e, bool report) {
+  if (!e || e->kind != E_CALL || !e->ntargs || !in->n) return;
+  if (e->ntargs != in->n) {
+    if (report) chk_error(c, e->targs[0].pos, "wrong number of type arguments; required %d", in->n);
+    return;
+  }
+  for (int i = 0; i < e->ntargs; i++) {
     DrType *t = chk_resolve_tref(c, &e->targs[i]);
     if (!chk_is_err(t) && !chk_is_ref(t)) {
-      chk_error(c, e->targs[i].pos, "unexpected type; required: reference, found: %s", chk_type_str(c, t));
-      t = c->t_object;
+      if (report) chk_error(c, e->targs[i].pos, "unexpected type; required: reference, found: %s", chk_type_str(c, t));
+      t = &c->T->t_error; /* no cascade from the call's types */
     }
     in->vals[i] = t;
   }
@@ -187,7 +193,7 @@ void chk_gen_begin_applicable(DrChecker *c, DrMethodSym *m, DrExpr **args, int n
   DrExpr *call = c->gen.call;
   DrInfer in = infer_vars(c, m, call && call->kind == E_NEW && call->tref.diamond);
   if (!in.n) return;
-  explicit_args(c, &in, c->gen.call);
+  explicit_args(c, &in, c->gen.call, false);
   for (int i = 0; i < nargs; i++)
     if (args[i] && !chk_is_poly(args[i])) unify(c, &in, chk_gen_param_for_call(c, m, formal_at(m, i, arity)), args[i]->type, 0);
   default_unknowns(c, &in);
@@ -243,7 +249,7 @@ DrMethodSym *chk_gen_instantiate(DrChecker *c, DrExpr *e, DrMethodSym *m, DrType
     view->params[i] = class_part ? chk_gen_member_type(c, site, m->owner, m->params[i], DR_GEN_WRITE) : m->params[i];
   view->ret = class_part ? chk_gen_member_type(c, site, m->owner, m->ret, DR_GEN_READ) : m->ret;
   if (in.n) {
-    explicit_args(c, &in, e);
+    explicit_args(c, &in, e, true);
     bool arity = m->is_varargs && !(e->nargs == m->nparams && e->args[m->nparams - 1] &&
                                      chk_is_ref(e->args[m->nparams - 1]->type) &&
                                      e->args[m->nparams - 1]->type->kind != TY_CLASS);

@@ -133,6 +133,7 @@ static void parse_type_name(DrParser *p, DrTypeRef *t, bool allow_void) {
 void parse_type(DrParser *p, DrTypeRef *t, bool allow_void) {
   memset(t, 0, sizeof *t);
   parse_type_name(p, t, allow_void);
+  if (t->diamond) parse_error(p, t->pos, "illegal start of type"); /* <> only after new */
   while (parse_at(p, T_LBRACKET) && parse_peek(p, 1)->kind == T_RBRACKET) {
     parse_advance(p);
     parse_advance(p);
