@@ -380,16 +380,20 @@ static void declare_method(DrChecker *c, DrClassSym *k, DrMember *mem, int *mcap
       chk_error(c, mem->pos, "interfaces cannot have constructors");
       return;
     }
+    /* default and static methods (JLS 9.4); private ones are not DL's */
+    bool with_body = (mods & (DR_MOD_DEFAULT | DR_MOD_STATIC)) != 0;
     bool body = mem->body || (mods & (DR_MOD_DEFAULT | DR_MOD_STATIC | DR_MOD_PRIVATE));
-    if (body)
-      chk_error(c, mem->pos, "%s is not supported in DL (interfaces declare abstract methods only)",
-                (mods & DR_MOD_DEFAULT) ? "a default method" : (mods & DR_MOD_STATIC) ? "a static interface method"
-                : (mods & DR_MOD_PRIVATE) ? "a private interface method" : "an interface method body");
+    if (mods & DR_MOD_PRIVATE)
+      chk_error(c, mem->pos, "a private interface method is not supported in DL");
+    else if (mem->body && !with_body)
+      chk_error(c, mem->pos, "interface abstract methods cannot have body");
+    else if (with_body && !mem->body)
+      chk_error(c, mem->pos, "missing method body, or declare abstract");
     mods |= DR_MOD_PUBLIC;
     /* a rejected body still counts as an implementation: no cascade of
      * "does not override abstract method" errors */
     if (!body) mods |= DR_MOD_ABSTRACT;
-    mods &= ~(unsigned)(DR_MOD_STATIC | DR_MOD_PRIVATE | DR_MOD_DEFAULT);
+    mods &= ~(unsigned)(DR_MOD_PRIVATE | (with_body ? 0 : DR_MOD_STATIC));
   }
   if (ctor && mem->name && strcmp(mem->name, k->name) != 0) {
     chk_error(c, mem->pos, "invalid method declaration; return type required");

@@ -287,6 +287,18 @@ static void collect_interfaces(DrClassSym *k, DrClassSym ***out, int *n, int *ca
   if (k->super) collect_interfaces(k->super, out, n, cap);
 }
 
+/* A default method for interface method im that no class method
+ * implements: the first of the interfaces (most specific first) that has
+ * a body with its descriptor (JLS 8.4.8). */
+static DrMethod *default_method(DrClassSym **ifcs, int n, const DrMethod *im) {
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < ifcs[i]->nmethods; j++) {
+      DrMethod *m = ifcs[i]->methods[j]->rt;
+      if (m && m->selector >= 0 && !(m->flags & DR_M_ABSTRACT) && strcmp(m->desc, im->desc) == 0) return m;
+    }
+  return NULL;
+}
+
 static void build_itable(Em *E, DrClassSym *k) {
   (void)E;
   if (is_interface(k)) return;
@@ -311,6 +323,7 @@ static void build_itable(Em *E, DrClassSym *k) {
         if (!im || im->selector < 0) continue;
         int v = find_slot(&slots, c->vtable, im->desc);
         if (v >= 0) c->itable[im->selector] = c->vtable[v];
+        else if (!c->itable[im->selector]) c->itable[im->selector] = default_method(ifcs, n, im);
       }
     dr_hidx_free(&slots);
   }
