@@ -135,6 +135,7 @@ asan: $(FFI_TEST_LIB)
 	ASAN_OPTIONS=detect_leaks=1 python3 tests/repl/run.py --drvm ./drvm-asan
 	ASAN_OPTIONS=detect_leaks=1 python3 tests/repl/tty_test.py --drvm ./drvm-asan
 	ASAN_OPTIONS=detect_leaks=1 python3 tests/timeline/check.py --drvm ./drvm-asan
+	$(MAKE) fuzz-smoke
 	$(MAKE) asan-clang
 	$(MAKE) tsan
 

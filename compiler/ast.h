@@ -206,6 +206,7 @@ struct DrExpr {
   int ntargs;
   DrExpr *init;       /* E_NEW_ARRAY: the {…} of new T[]{…}, else NULL */
   bool is_super;      /* E_CALL: super.name(...) */
+  DrExpr *super_of;   /* E_CALL: I.super.name(...): I */
   DrClassDecl *body;  /* E_NEW: an anonymous class's body, else NULL
                          (E_NEW's target: the qualifier of outer.new Inner();
                          E_THIS's target: the qualifier of Outer.this) */

@@ -363,6 +363,34 @@ enum {
 
 static void check_ffi_signature(DrChecker *c, const DrMember *mem, const DrMethodSym *m, unsigned mods);
 
+/* An interface method (JLS 9.4): abstract unless default, static or
+ * private, which have bodies; public unless private. */
+static unsigned iface_method_mods(DrChecker *c, const DrMember *mem, unsigned mods) {
+  static const struct {
+    unsigned a, b;
+    const char *text;
+  } clash[] = {
+      {DR_MOD_ABSTRACT, DR_MOD_DEFAULT, "abstract and default"},
+      {DR_MOD_ABSTRACT, DR_MOD_STATIC, "abstract and static"},
+      {DR_MOD_ABSTRACT, DR_MOD_PRIVATE, "abstract and private"},
+      {DR_MOD_STATIC, DR_MOD_DEFAULT, "static and default"},
+      {DR_MOD_PRIVATE, DR_MOD_DEFAULT, "private and default"},
+  };
+  for (size_t i = 0; i < DR_ARRAY_LEN(clash); i++)
+    if ((mods & clash[i].a) && (mods & clash[i].b)) {
+      chk_error(c, mem->pos, "illegal combination of modifiers: %s", clash[i].text);
+      return mods | DR_MOD_PUBLIC; /* as written: no cascade */
+    }
+  bool concrete = (mods & (DR_MOD_DEFAULT | DR_MOD_STATIC | DR_MOD_PRIVATE)) != 0;
+  if (!concrete && mem->body) chk_error(c, mem->pos, "interface abstract methods cannot have body");
+  if (concrete && !mem->body) chk_error(c, mem->pos, "missing method body, or declare abstract");
+  if (!(mods & DR_MOD_PRIVATE)) mods |= DR_MOD_PUBLIC;
+  /* a wrongly given body still counts as an implementation: no cascade of
+   * "does not override abstract method" errors */
+  if (!concrete && !mem->body) mods |= DR_MOD_ABSTRACT;
+  return mods;
+}
+
 static void declare_method(DrChecker *c, DrClassSym *k, DrMember *mem, int *mcap) {
   DrClassDecl *d = k->decl;
   bool ctor = mem->kind == M_CTOR;
@@ -380,20 +408,7 @@ static void declare_method(DrChecker *c, DrClassSym *k, DrMember *mem, int *mcap
       chk_error(c, mem->pos, "interfaces cannot have constructors");
       return;
     }
-    /* default and static methods (JLS 9.4); private ones are not DL's */
-    bool with_body = (mods & (DR_MOD_DEFAULT | DR_MOD_STATIC)) != 0;
-    bool body = mem->body || (mods & (DR_MOD_DEFAULT | DR_MOD_STATIC | DR_MOD_PRIVATE));
-    if (mods & DR_MOD_PRIVATE)
-      chk_error(c, mem->pos, "a private interface method is not supported in DL");
-    else if (mem->body && !with_body)
-      chk_error(c, mem->pos, "interface abstract methods cannot have body");
-    else if (with_body && !mem->body)
-      chk_error(c, mem->pos, "missing method body, or declare abstract");
-    mods |= DR_MOD_PUBLIC;
-    /* a rejected body still counts as an implementation: no cascade of
-     * "does not override abstract method" errors */
-    if (!body) mods |= DR_MOD_ABSTRACT;
-    mods &= ~(unsigned)(DR_MOD_PRIVATE | (with_body ? 0 : DR_MOD_STATIC));
+    mods = iface_method_mods(c, mem, mods);
   }
   if (ctor && mem->name && strcmp(mem->name, k->name) != 0) {
     chk_error(c, mem->pos, "invalid method declaration; return type required");
@@ -642,8 +657,23 @@ static void check_overriding(DrChecker *c, DrClassSym *k) {
   }
 }
 
+/* A default method of k's superinterfaces with a's signature that
+ * overrides a: declared in a's interface or one extending it. */
+static DrMethodSym *default_in(DrChecker *c, DrClassSym *k, DrMethodSym *a, int depth) {
+  if (depth > 64) return NULL;
+  for (int i = 0; i < k->ninterfaces; i++) {
+    DrClassSym *ifc = k->interfaces[i];
+    DrMethodSym *m = NULL; /* a's signature, as a member of ifc (generics: checker_bridge.c) */
+    for (DrMethodSym *x = chk_methods_named(c, ifc, a->name); x && !m; x = chk_method(x)->next_named)
+      if (!x->is_ctor && chk_gen_overrides(c, ifc, x, a)) m = x;
+    if (m && (m->mods & DR_MOD_DEFAULT) && chk_subclass(ifc, a->owner)) return m;
+    if ((m = default_in(c, ifc, a, depth + 1))) return m;
+  }
+  return NULL;
+}
+
 /* The method a concrete class k uses for signature a: the first one found
- * up its superclass chain. */
+ * up its superclass chain, else a default method. */
 static DrMethodSym *implementation(DrChecker *c, DrClassSym *k, DrMethodSym *a) {
   int guard = 0;
   for (DrClassSym *s = k; s && guard < 256; s = s->super, guard++) {
@@ -651,6 +681,11 @@ static DrMethodSym *implementation(DrChecker *c, DrClassSym *k, DrMethodSym *a) 
     for (DrMethodSym *x = chk_methods_named(c, s, a->name); x && !m; x = chk_method(x)->next_named)
       if (!x->is_ctor && chk_gen_overrides(c, k, x, a)) m = x;
     if (m && !(m->mods & DR_MOD_STATIC) && (!(m->mods & DR_MOD_PRIVATE) || s == k)) return m;
+  }
+  guard = 0;
+  for (DrClassSym *s = k; s && guard < 256; s = s->super, guard++) {
+    DrMethodSym *m = default_in(c, s, a, 0);
+    if (m) return m;
   }
   return NULL;
 }
@@ -672,6 +707,50 @@ static bool find_unimplemented(DrChecker *c, DrClassSym *k, DrClassSym *s, int d
   return false;
 }
 
+/* k's superinterfaces, direct and inherited, each once */
+static void iface_closure(DrChecker *c, DrClassSym *k, DrClassSym ***out, int *n, int *cap, int depth) {
+  if (!k || depth > 64) return;
+  for (int i = 0; i < k->ninterfaces; i++) {
+    DrClassSym *ifc = k->interfaces[i];
+    bool seen = false;
+    for (int j = 0; j < *n && !seen; j++) seen = (*out)[j] == ifc;
+    if (!seen) DR_ARENA_PUSH(c->arena, *out, *n, *cap, ifc);
+    iface_closure(c, ifc, out, n, cap, depth + 1);
+  }
+  if (!chk_is_interface(k)) iface_closure(c, k->super, out, n, cap, depth + 1);
+}
+
+/* Two default methods with one signature from unrelated interfaces, which
+ * neither k's classes nor a more specific interface override (JLS 8.4.8.4,
+ * 9.4.1.3). */
+static void check_default_clash(DrChecker *c, DrClassSym *k) {
+  DrClassSym **ifs = NULL;
+  int n = 0, cap = 0;
+  iface_closure(c, k, &ifs, &n, &cap, 0);
+  for (int i = 0; i < n; i++)
+    for (int a = 0; a < ifs[i]->nmethods; a++) {
+      DrMethodSym *m = ifs[i]->methods[a];
+      if (!(m->mods & DR_MOD_DEFAULT)) continue;
+      bool mine = false;
+      int guard = 0;
+      for (DrClassSym *s = k; s && !mine && guard < 256; s = chk_is_interface(k) ? NULL : s->super, guard++)
+        mine = chk_find_method_sig(c, s, m->name, m->params, m->nparams) != NULL;
+      for (int j = i + 1; j < n && !mine; j++) {
+        DrMethodSym *o = chk_find_method_sig(c, ifs[j], m->name, m->params, m->nparams);
+        if (!o || !(o->mods & DR_MOD_DEFAULT) || chk_subclass(ifs[i], ifs[j]) || chk_subclass(ifs[j], ifs[i])) continue;
+        bool covered = false;
+        for (int x = 0; x < n && !covered; x++)
+          covered = chk_subclass(ifs[x], ifs[i]) && chk_subclass(ifs[x], ifs[j]) &&
+                    chk_find_method_sig(c, ifs[x], m->name, m->params, m->nparams);
+        if (covered) continue;
+        chk_error(c, k->decl->pos, "types %s and %s are incompatible; %s %s inherits unrelated defaults for %s from types %s and %s",
+                  ifs[i]->source_name, ifs[j]->source_name, chk_is_interface(k) ? "interface" : "class", k->source_name,
+                  chk_method_sig(c, m), ifs[i]->source_name, ifs[j]->source_name);
+        return;
+      }
+    }
+}
+
 static void check_class_rules(DrChecker *c, DrClassSym *k) {
   memset(&c->cur, 0, sizeof c->cur);
   c->cur.cls = k;
@@ -679,6 +758,7 @@ static void check_class_rules(DrChecker *c, DrClassSym *k) {
   chk_class_scope(c, k);
   c->cur.label_base = c->nlabels;
   check_overriding(c, k);
+  check_default_clash(c, k);
   if (!(k->flags & DR_CLS_SYM_ABSTRACT)) {
     DrMethodSym *a = NULL;
     if (find_unimplemented(c, k, k, 0, &a))
@@ -712,8 +792,6 @@ void chk_field_initializer(DrChecker *c, DrFieldSym *f) {
       f->is_const = true;
       f->cval = d->init->cval;
     }
-    if (cf->is_interface_const && !f->is_const && !chk_is_err(d->init->type))
-      chk_error(c, d->init->pos, "interface fields must be constant variables in DL (primitive or String, constant initializer)");
     c->cur = saved;
   }
   cf->init_state = 2;

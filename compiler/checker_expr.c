@@ -359,6 +359,26 @@ static DrType *no_method(DrChecker *c, DrExpr *e, bool found) {
   return err(c, e);
 }
 
+/* I in I.super.m(): a direct superinterface of the current class (JLS
+ * 15.12.1); an enclosing class's super is not part of DL. */
+static DrClassSym *super_interface(DrChecker *c, DrExpr *e) {
+  DrType *t = chk_expr_q(c, e->super_of);
+  if (chk_is_err(t)) return NULL;
+  DrClassSym *k = c->cur.cls;
+  if (e->super_of->kind != E_TYPE || !t || t->kind != TY_CLASS) {
+    chk_error(c, e->super_of->pos, "cannot find symbol '%s'", e->super_of->name ? e->super_of->name : "?");
+    return NULL;
+  }
+  for (int i = 0; i < k->ninterfaces; i++)
+    if (k->interfaces[i] == t->cls) return t->cls;
+  if (!chk_is_interface(t->cls)) {
+    chk_error(c, e->pos, "qualified super of an enclosing class is not supported in DL");
+    return NULL;
+  }
+  chk_error(c, e->super_of->pos, "not an enclosing class: %s", t->cls->source_name);
+  return NULL;
+}
+
 static DrType *check_call(DrChecker *c, DrExpr *e) {
   DrType *target = c->gen.target;
   c->gen.target = NULL;
@@ -381,7 +401,8 @@ static DrType *check_call(DrChecker *c, DrExpr *e) {
       chk_error(c, e->pos, "cannot reference super before supertype constructor has been called");
       return err(c, e);
     }
-    DrClassSym *s = chk_is_interface(k) ? c->c_object : k->super;
+    DrClassSym *s = e->super_of ? super_interface(c, e) : chk_is_interface(k) ? c->c_object : k->super;
+    if (!s) return err(c, e);
     c->gen.site = k->type;
     c->gen.call = e;
     DrMethodSym *m = chk_resolve_call(c, e->pos, s, name, e->args, e->nargs, false, &found);

@@ -39,6 +39,7 @@ typedef struct {
   bool is_fn;             /* a lambda's or method reference's class */
   DrMethodSym *in_meth;   /* a local class: the method whose code declares it */
   bool in_static;         /* ... in a static context */
+  bool static_local;      /* a local interface, enum or record: captures nothing */
 } DrChkClass;
 
 typedef struct {

@@ -507,9 +507,69 @@ static bool has_static(DrChecker *c, DrClassSym *k, const char *name, int nparam
   return false;
 }
 
+/* The errors of a reference's forwarder since ndiags are one, as javac
+ * words it. */
+static void errors_as_one(DrChecker *c, int ndiags, int nerrors, DrPos pos, const char *msg) {
+  if (c->errors == nerrors) return;
+  for (int i = ndiags; i < c->diags->count; i++) free(c->diags->items[i].msg);
+  c->diags->count = ndiags;
+  c->errors = nerrors;
+  chk_error(c, pos, "%s", msg);
+}
+
+/* super::m and Type[]::new become the lambdas javac makes of them
+ * ((a, b) -> super.m(a, b), n -> new Type[n]): a forwarder class cannot
+ * call its creator's super method, and an array has no constructor. */
+static DrType *ref_as_lambda(DrChecker *c, DrExpr *e, DrType *t, DrMethodSym *fm) {
+  DrExpr *body;
+  if (e->tref.dims > 0) {
+    if (fm->nparams != 1) {
+      chk_error(c, e->pos, "incompatible types: invalid constructor reference");
+      return err(c, e);
+    }
+    body = node(c, E_NEW_ARRAY, e->pos, NULL);
+    body->tref = e->tref;
+    body->args = dr_arena_alloc(c->arena, sizeof(DrExpr *));
+    body->args[body->nargs++] = param_ref(c, 0, e->pos);
+  } else {
+    body = node(c, E_CALL, e->pos, NULL);
+    body->name = e->name;
+    body->is_super = true;
+    body->args = dr_arena_alloc(c->arena, sizeof(DrExpr *) * (size_t)(fm->nparams + 1));
+    for (int i = 0; i < fm->nparams; i++) body->args[body->nargs++] = param_ref(c, i, e->pos);
+  }
+  e->params = dr_arena_alloc(c->arena, sizeof(DrParam) * (size_t)(fm->nparams + 1));
+  for (int i = 0; i < fm->nparams; i++) {
+    DrParam *pm = &e->params[i];
+    memset(pm, 0, sizeof *pm);
+    pm->name = dr_arena_printf(c->arena, "arg$%d", i);
+    pm->pos = e->pos;
+  }
+  e->nparams = fm->nparams;
+  e->kind = E_LAMBDA;
+  e->block = NULL;
+  e->rhs = body;
+  e->target = NULL;
+  bool array = e->tref.dims > 0;
+  e->tref.dims = 0;
+  e->tref.name = NULL;
+  if (!array && c->cur.is_static) {
+    chk_error(c, e->pos, "non-static variable super cannot be referenced from a static context");
+    return err(c, e);
+  }
+  int ndiags = c->diags->count, nerrors = c->errors;
+  DrType *r = chk_lambda(c, e, t);
+  errors_as_one(c, ndiags, nerrors, e->pos,
+                array ? "incompatible types: bad return type in method reference"
+                      : "incompatible types: invalid method reference");
+  return r;
+}
+
 DrType *chk_method_ref(DrChecker *c, DrExpr *e, DrType *t) {
   DrMethodSym *fm = target_method(c, e, t);
   if (!fm) return err(c, e);
+  if (e->tref.dims > 0 || (e->target && e->target->kind == E_THIS && e->target->is_super))
+    return ref_as_lambda(c, e, t, fm);
   DrRefInfo ri;
   memset(&ri, 0, sizeof ri);
   ri.fn = fn_view(c, fm, t);
@@ -530,15 +590,9 @@ DrType *chk_method_ref(DrChecker *c, DrExpr *e, DrType *t) {
   }
   if (ri.is_type && !is_new) ri.unbound = !has_static(c, qt->cls, ri.name, fm->nparams) && fm->nparams > 0;
   if (ri.is_type) ri.type = chk_gen_ref_qualifier(c, qt, ri.unbound ? ri.fn->params[0] : NULL, is_new, t);
-  /* the forwarder's errors are one, as javac words it */
   int ndiags = c->diags->count, nerrors = c->errors;
   DrClassSym *fc = fn_class(c, t, fm, false, NULL, 0, ri.is_type ? NULL : qt, call_referenced, &ri, e->pos);
-  if (c->errors > nerrors) {
-    for (int i = ndiags; i < c->diags->count; i++) free(c->diags->items[i].msg);
-    c->diags->count = ndiags;
-    c->errors = nerrors;
-    chk_error(c, e->pos, "incompatible types: invalid method reference");
-  }
+  errors_as_one(c, ndiags, nerrors, e->pos, "incompatible types: invalid method reference");
   DrExpr **values = NULL;
   int nv = 0;
   if (!ri.is_type) {

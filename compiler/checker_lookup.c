@@ -250,6 +250,7 @@ static void collect_from(DrChecker *c, DrChkMethodList *out, DrClassSym *k, DrCl
   for (DrMethodSym *m = chk_methods_named(c, k, name); m; m = chk_method(m)->next_named) {
     if (m->is_ctor || chk_method(m)->is_bridge) continue;
     if ((m->mods & DR_MOD_PRIVATE) && k != start) continue; /* not inherited */
+    if ((m->mods & DR_MOD_STATIC) && chk_is_interface(k) && k != start) continue; /* JLS 8.4.8 */
     bool hidden = false;
     for (int j = 0; j < out->count && !hidden; j++)
       hidden = same_params(out->items[j], m) || chk_gen_overrides(c, start, out->items[j], m);

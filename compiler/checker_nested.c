@@ -138,6 +138,12 @@ DrExpr *chk_local_value(DrChecker *c, DrLocalSym *l, DrPos pos) {
 
 DrExpr *chk_capture(DrChecker *c, DrLocalSym *l, DrPos pos) {
   DrChkLocal *cl = chk_local(l);
+  int guard = 0;
+  for (DrClassSym *k = c->cur.cls; k && k->is_local && guard < 256; k = k->outer, guard++)
+    if (chk_class(k)->static_local && cl->scope_idx < chk_class(k)->scope_hi) {
+      chk_error(c, pos, "non-static variable %s cannot be referenced from a static context", l->name);
+      return new_expr(c, E_LOCAL, pos, &c->T->t_error);
+    }
   int n = cl->ncap, cap = cl->ncap;
   DR_ARENA_PUSH(c->arena, cl->cap_pos, n, cl->cap_cap, pos);
   DR_ARENA_PUSH(c->arena, cl->cap_lambda, cl->ncap, cap, c->cur.lambda != NULL);
@@ -303,19 +309,28 @@ DrClassSym *chk_find_local_class(DrChecker *c, const char *name) {
 void chk_local_class_stmt(DrChecker *c, DrStmt *s) {
   DrClassDecl *d = s->class_decl;
   if (!c->cur.cls || !d || !d->name) return;
-  if (d->is_interface) {
-    chk_error(c, d->pos, "local interfaces are not supported in DL");
-    return;
-  }
-  if (d->mods & ~(unsigned)(DR_MOD_ABSTRACT | DR_MOD_FINAL)) {
+  if (d->mods & ~(unsigned)(DR_MOD_ABSTRACT | DR_MOD_FINAL | DR_MOD_STATIC)) {
     chk_error(c, d->pos, "modifier static not allowed here");
     return;
   }
   if (chk_find_local_class(c, d->name)) {
-    chk_error(c, d->pos, "class %s is already defined in %s", d->name, chk_method_where(c));
+    chk_error(c, d->pos, "%s %s is already defined in %s",
+              d->is_interface ? "interface" : d->is_enum ? "enum" : d->is_record ? "record" : "class", d->name,
+              chk_method_where(c));
     return;
   }
+  /* local interfaces, enums and records are static (JLS 14.3): no
+   * enclosing instance, no captured locals */
+  bool is_static = d->is_interface || d->is_enum || d->is_record;
+  if ((d->mods & DR_MOD_STATIC) && !is_static) {
+    chk_error(c, d->pos, "modifier static not allowed here");
+    return;
+  }
+  bool was_static = c->cur.is_static;
+  c->cur.is_static |= is_static;
   DrClassSym *k = chk_declare_local_class(c, d, local_binary_name(c, c->cur.cls, d->name));
+  c->cur.is_static = was_static;
+  if (is_static) chk_class(k)->static_local = true;
   /* its name is in scope from here to the end of the block, and in its
    * own body: a marker in the scope of locals */
   DrChkLocal *mark = dr_arena_alloc(c->arena, sizeof(DrChkLocal));

@@ -287,16 +287,30 @@ static void collect_interfaces(DrClassSym *k, DrClassSym ***out, int *n, int *ca
   if (k->super) collect_interfaces(k->super, out, n, cap);
 }
 
-/* A default method for interface method im that no class method
- * implements: the first of the interfaces (most specific first) that has
- * a body with its descriptor (JLS 8.4.8). */
-static DrMethod *default_method(DrClassSym **ifcs, int n, const DrMethod *im) {
-  for (int i = 0; i < n; i++)
+static bool extends_iface(const DrClassSym *k, const DrClassSym *of, int depth) {
+  if (k == of) return true;
+  for (int i = 0; i < k->ninterfaces && depth < 64; i++)
+    if (extends_iface(k->interfaces[i], of, depth + 1)) return true;
+  return false;
+}
+
+/* A class that does not implement im inherits the most specific default
+ * method for it: one in im's interface or an interface extending it, not
+ * overridden by another of those (the checker rejects an ambiguity). */
+static DrMethod *default_for(DrClassSym **ifcs, int n, const DrClassSym *owner, const DrMethod *im) {
+  const DrClassSym *best = NULL;
+  DrMethod *found = NULL;
+  for (int i = 0; i < n; i++) {
+    if (!extends_iface(ifcs[i], owner, 0) || (best && extends_iface(best, ifcs[i], 0))) continue;
     for (int j = 0; j < ifcs[i]->nmethods; j++) {
       DrMethod *m = ifcs[i]->methods[j]->rt;
-      if (m && m->selector >= 0 && !(m->flags & DR_M_ABSTRACT) && strcmp(m->desc, im->desc) == 0) return m;
+      if (m && !(m->flags & (DR_M_ABSTRACT | DR_M_STATIC | DR_M_PRIVATE)) && strcmp(m->desc, im->desc) == 0) {
+        best = ifcs[i];
+        found = m;
+      }
     }
-  return NULL;
+  }
+  return found;
 }
 
 static void build_itable(Em *E, DrClassSym *k) {
@@ -323,7 +337,7 @@ static void build_itable(Em *E, DrClassSym *k) {
         if (!im || im->selector < 0) continue;
         int v = find_slot(&slots, c->vtable, im->desc);
         if (v >= 0) c->itable[im->selector] = c->vtable[v];
-        else if (!c->itable[im->selector]) c->itable[im->selector] = default_method(ifcs, n, im);
+        else if (!c->itable[im->selector]) c->itable[im->selector] = default_for(ifcs, n, ifcs[i], im);
       }
     dr_hidx_free(&slots);
   }

@@ -230,6 +230,19 @@ static DrExpr *parse_method_ref(DrParser *p, DrExpr *q) {
   return e;
 }
 
+/* Type[]::new, at `::`: a method reference whose tref is the array type */
+static DrExpr *parse_array_ctor_ref(DrParser *p, DrExpr *q, const char *elem, int dims) {
+  DrExpr *e = parse_method_ref(p, q);
+  if (!e->name || strcmp(e->name, "new") != 0) {
+    parse_error(p, e->pos, "array types have no method %s", e->name ? e->name : "?");
+    return e;
+  }
+  e->tref.name = elem;
+  e->tref.dims = dims;
+  e->tref.pos = q->pos;
+  return e;
+}
+
 /* ------------------------------------------------------------ expressions */
 
 static DrExpr *parse_unary(DrParser *p);
@@ -375,10 +388,10 @@ static DrExpr *parse_primtype_in_expr(DrParser *p) {
     int dims = (i - p->pos - 1) / 2;
     p->pos = i + 2;
     return parse_class_lit(p, dr_token_spelling(t->kind), dims, t->pos);
-  } else if (parse_kind_at(p, i) == T_COLONCOLON) {
+  } else if (parse_kind_at(p, i) == T_COLONCOLON && i > p->pos + 1) {
+    int dims = (i - p->pos - 1) / 2;
     p->pos = i;
-    parse_unsupported(p, t->pos, "array constructor references are");
-    (void)parse_method_ref(p, parse_placeholder(p, t->pos));
+    return parse_array_ctor_ref(p, parse_placeholder(p, t->pos), dr_token_spelling(t->kind), dims);
   } else {
     parse_error(p, t->pos, "illegal start of expression");
     parse_advance(p);
@@ -399,9 +412,10 @@ static DrExpr *parse_primary(DrParser *p) {
   case T_SUPER: {
     parse_advance(p);
     if (parse_at(p, T_COLONCOLON)) {
-      parse_unsupported(p, pos, "super method references are");
-      (void)parse_method_ref(p, parse_placeholder(p, pos));
-      return parse_placeholder(p, pos);
+      /* super::m: the checker makes it the lambda javac makes of it */
+      DrExpr *q = parse_new_expr(p, E_THIS, pos);
+      q->is_super = true;
+      return parse_method_ref(p, q);
     }
     if (!parse_expect(p, T_DOT)) return parse_placeholder(p, pos);
     DrTypeRef *targs = NULL;
@@ -504,10 +518,23 @@ static DrExpr *parse_selector(DrParser *p, DrExpr *e) {
       x->target = e;
       return x;
     }
-    case T_SUPER:
-      parse_unsupported(p, n->pos, "qualified super is");
+    case T_SUPER: {
+      /* I.super.m(...): an interface's default method, called directly */
       parse_advance(p);
-      return e;
+      if (!parse_expect(p, T_DOT)) return e;
+      DrPos npos;
+      const char *name = parse_ident(p, &npos);
+      if (!parse_at(p, T_LPAREN)) {
+        parse_unsupported(p, n->pos, "qualified super field access is");
+        return e;
+      }
+      DrExpr *x = parse_new_expr(p, E_CALL, npos);
+      x->name = name;
+      x->is_super = true;
+      x->super_of = e;
+      parse_args(p, &x->args, &x->nargs);
+      return x;
+    }
     case T_NEW: {
       DrExpr *x = parse_creator(p);
       if (x->kind == E_NEW) x->target = e;
@@ -529,7 +556,9 @@ static DrExpr *parse_selector(DrParser *p, DrExpr *e) {
         if (name) return parse_class_lit(p, name, dims, e->pos);
         parse_error(p, e->pos, "<identifier> expected");
       } else if (parse_at(p, T_COLONCOLON)) {
-        parse_unsupported(p, pos, "array constructor references are");
+        const char *name = parse_name_of(p, e);
+        if (name) return parse_array_ctor_ref(p, e, name, dims);
+        parse_error(p, e->pos, "<identifier> expected");
         (void)parse_method_ref(p, e);
       } else {
         parse_error_expected(p, "'.class'");

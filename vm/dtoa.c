@@ -218,7 +218,10 @@ static void roundup(Decimal *r) {
   r->digits[i] = (char)(q + 1);
 }
 
-static void dtoa(Decimal *r, int bin_exp, uint64_t fract_bits, int n_significant_bits) {
+/* compat: Double.toString's digits; java.util.Formatter asks for the
+ * other kind (isCompatibleFormat false), where at least two digits are
+ * generated whatever the exponent. */
+static void dtoa(Decimal *r, int bin_exp, uint64_t fract_bits, int n_significant_bits, bool compat) {
   int tail_zeros = ctz64(fract_bits);
   int n_fract_bits = 53 - tail_zeros;
   int n_tiny_bits = n_fract_bits - bin_exp - 1;
@@ -275,7 +278,7 @@ static void dtoa(Decimal *r, int bin_exp, uint64_t fract_bits, int n_significant
       if (q == 0 && !high) dec_exp--;
       else r->digits[nd++] = (char)('0' + q);
       e_form = dec_exp < -3 || dec_exp >= 8;
-      if (e_form) high = low = false; /* at least one digit after the point */
+      if (e_form || !compat) high = low = false; /* at least one digit after the point */
       while (!low && !high) {
         q = b / s;
         b = wmul32(10, b % s);
@@ -302,7 +305,7 @@ static void dtoa(Decimal *r, int bin_exp, uint64_t fract_bits, int n_significant
       if (q == 0 && !high) dec_exp--;
       else r->digits[nd++] = (char)('0' + q);
       e_form = dec_exp < -3 || dec_exp >= 8;
-      if (e_form) high = low = false;
+      if (e_form || !compat) high = low = false;
       while (!low && !high) {
         q = (int)(b / s);
         b = wmul64(10, b % s);
@@ -330,7 +333,7 @@ static void dtoa(Decimal *r, int bin_exp, uint64_t fract_bits, int n_significant
     if (q == 0 && !high) dec_exp--;
     else r->digits[nd++] = (char)('0' + q);
     e_form = dec_exp < -3 || dec_exp >= 8;
-    if (e_form) high = low = false;
+    if (e_form || !compat) high = low = false;
     while (!low && !high) {
       q = big_quo_rem(&bv, &sv);
       big_mul_small(&mv, 10);
@@ -403,6 +406,25 @@ static char *format_decimal(const Decimal *r, char *p) {
   return p;
 }
 
+/* FloatingDecimal.getBinaryToASCIIConverter for a finite nonzero |d|:
+ * unpacks, normalizes subnormals and generates the digits. */
+static void finite_digits(Decimal *r, uint64_t bits, bool compat) {
+  uint64_t fract_bits = bits & 0x000FFFFFFFFFFFFFu;
+  int bin_exp = (int)((bits >> 52) & 0x7FF);
+  int n_significant_bits;
+  if (bin_exp == 0) {
+    int leading_zeros = clz64(fract_bits);
+    int shift = leading_zeros - (63 - 52);
+    fract_bits <<= shift;
+    bin_exp = 1 - shift;
+    n_significant_bits = 64 - leading_zeros;
+  } else {
+    fract_bits |= (uint64_t)1 << 52;
+    n_significant_bits = 53;
+  }
+  dtoa(r, bin_exp - 1023, fract_bits, n_significant_bits, compat);
+}
+
 int dr_double_to_string(double d, char *buf) {
   uint64_t bits;
   memcpy(&bits, &d, sizeof bits);
@@ -415,27 +437,31 @@ int dr_double_to_string(double d, char *buf) {
     return (int)strlen(buf);
   }
   if (negative) *p++ = '-';
-  int n_significant_bits;
-  if (bin_exp == 0) {
-    if (fract_bits == 0) {
-      strcpy(p, "0.0");
-      return (int)(p - buf) + 3;
-    }
-    int leading_zeros = clz64(fract_bits);
-    int shift = leading_zeros - (63 - 52);
-    fract_bits <<= shift;
-    bin_exp = 1 - shift;
-    n_significant_bits = 64 - leading_zeros;
-  } else {
-    fract_bits |= (uint64_t)1 << 52;
-    n_significant_bits = 53;
+  if (bin_exp == 0 && fract_bits == 0) {
+    strcpy(p, "0.0");
+    return (int)(p - buf) + 3;
   }
-  bin_exp -= 1023;
   Decimal r;
-  dtoa(&r, bin_exp, fract_bits, n_significant_bits);
+  finite_digits(&r, bits, true);
   p = format_decimal(&r, p);
   *p = '\0';
   return (int)(p - buf);
+}
+
+int dr_double_digits(double d, char *digits, int *dec_exp) {
+  uint64_t bits;
+  memcpy(&bits, &d, sizeof bits);
+  bits &= ~((uint64_t)1 << 63);
+  if (bits == 0) { /* FloatingDecimal's zero: one digit, exponent 0 */
+    digits[0] = '0';
+    *dec_exp = 0;
+    return 1;
+  }
+  Decimal r;
+  finite_digits(&r, bits, false);
+  memcpy(digits, r.digits + r.first, (size_t)r.ndigits);
+  *dec_exp = r.dec_exp;
+  return r.ndigits;
 }
 
 int dr_long_to_string(int64_t v, char *buf) {

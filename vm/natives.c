@@ -2,7 +2,8 @@
  * functions, and helpers every native file shares.  The natives
  * themselves are in natives_lang.c (Object, Thread, System, Throwable,
  * PrintStream, drvm.Boot), natives_string.c (String, StringBuilder) and
- * natives_num.c (Math, Integer, Long, Character). */
+ * natives_num.c (Math, Integer, Long, Character), natives_format.c
+ * (drvm.Fmt: String.format and printf). */
 #include "natives.h"
 
 #include <string.h>
@@ -19,6 +20,7 @@ DrNativeFn dr_native_lookup(const char *class_name, const char *desc) {
   if (!fn) fn = dr_natives_lang_lookup(class_name, desc);
   if (!fn) fn = dr_natives_string_lookup(class_name, desc);
   if (!fn) fn = dr_natives_num_lookup(class_name, desc);
+  if (!fn) fn = dr_natives_format_lookup(class_name, desc);
   if (!fn) fn = dr_natives_ffi_lookup(class_name, desc);
   return fn;
 }

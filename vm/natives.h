@@ -19,6 +19,7 @@ DrNativeFn dr_natives_find(const DrNativeEntry *table, size_t n, const char *cls
 DrNativeFn dr_natives_lang_lookup(const char *cls, const char *desc);
 DrNativeFn dr_natives_string_lookup(const char *cls, const char *desc);
 DrNativeFn dr_natives_num_lookup(const char *cls, const char *desc);
+DrNativeFn dr_natives_format_lookup(const char *cls, const char *desc);
 /* ffi.c: System.load and System.loadLibrary */
 DrNativeFn dr_natives_ffi_lookup(const char *cls, const char *desc);
 /* threads.c: also gives the event kind of a synchronizing native, or -1. */

@@ -488,6 +488,10 @@ void dr_buf16_append_ascii(DrBuf16 *b, const char *s);
 void dr_buf16_free(DrBuf16 *b);
 /* Java's Double.toString; buf must hold 32 bytes; returns length. */
 int dr_double_to_string(double d, char *buf);
+/* The digits java.util.Formatter rounds (FloatingDecimal's, not in
+ * Double.toString's compatible form) of |d|, finite: value =
+ * 0.DIGITS * 10^dec_exp; digits must hold 24; returns their number. */
+int dr_double_digits(double d, char *digits, int *dec_exp);
 int32_t dr_string_hash(DrString *s);
 /* added for the built-in library: */
 /* Long.toString / Integer.toHexString texts; buf holds 21 / 9 bytes. */

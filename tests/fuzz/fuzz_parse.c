@@ -72,7 +72,9 @@ static void fz_expr(DrFuzzWalk *w, const DrExpr *e) {
   case E_CALL:
     FZ_REQUIRE(e->name != NULL);
     if (e->is_super) FZ_REQUIRE(e->target == NULL);
+    else FZ_REQUIRE(e->super_of == NULL);
     if (e->target) fz_expr(w, e->target);
+    if (e->super_of) fz_expr(w, e->super_of);
     break;
   case E_INDEX:
     fz_expr(w, e->target);
@@ -126,13 +128,16 @@ static void fz_expr(DrFuzzWalk *w, const DrExpr *e) {
     fz_stmt(w, e->sw);
     break;
   case E_LAMBDA:
+    FZ_REQUIRE(e->nparams >= 0 && (e->nparams == 0 || e->params != NULL));
     for (int i = 0; i < e->nparams; i++) FZ_REQUIRE(e->params[i].name != NULL);
+    FZ_REQUIRE(e->block == NULL || e->rhs == NULL);
     if (e->block) fz_stmt(w, e->block);
-    else if (e->rhs) fz_expr(w, e->rhs);
+    if (e->rhs) fz_expr(w, e->rhs);
     break;
   case E_METHOD_REF:
-    FZ_REQUIRE(e->name != NULL && e->target != NULL);
+    FZ_REQUIRE(e->target != NULL);
     fz_expr(w, e->target);
+    if (e->tref.dims > 0) fz_tref(&e->tref);
     break;
   case E_CLASS_LIT:
     fz_tref(&e->tref);
@@ -286,7 +291,7 @@ static bool fz_one(const uint8_t *data, size_t size) {
    * checks better without a NUL after the bytes */
   char *text = dr_xrealloc(NULL, size ? size : 1);
   if (size) memcpy(text, data, size);
-  DrSource src = {"<fuzz>", text, size, NULL};
+  DrSource src = {.path = "<fuzz>", .text = text, .len = size};
 
   DrArena arena;
   dr_arena_init(&arena);
@@ -305,7 +310,7 @@ static bool fz_one(const uint8_t *data, size_t size) {
   }
   bool ok2 = dr_parse(&arena, &diags, &src, false, &prog);
   FZ_REQUIRE(prog.nclasses >= before);
-  for (int i = before; i < prog.nclasses; i++) FZ_REQUIRE(!prog.classes[i]->from_prelude); /* a package comes from the file */
+  for (int i = before; i < prog.nclasses; i++) FZ_REQUIRE(!prog.classes[i]->from_prelude); /* a package line is allowed */
   /* errors are reported iff the parse says so */
   FZ_REQUIRE((ok && ok2) == (diags.count == 0));
   for (int i = 0; i < diags.count; i++) FZ_REQUIRE(diags.items[i].line >= 1 && diags.items[i].col >= 1);
