@@ -667,6 +667,10 @@ static DrType *check_class_lit(DrChecker *c, DrExpr *e) {
     chk_error(c, e->pos, "class literals of primitive types (%s.class) are not supported in DL", chk_type_str(c, t));
     return err(c, e);
   }
+  if (t->kind == TY_CLASS && t->tvar) { /* T.class: T is erased */
+    chk_error(c, e->pos, "cannot select from a type variable");
+    return err(c, e);
+  }
   DrClassSym *k = chk_name_get(c, NULL, CHK_NS_PRELUDE_TYPE, "Class");
   if (!k) return err(c, e);
   e->type = k->type;

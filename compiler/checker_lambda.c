@@ -383,6 +383,10 @@ static DrMethodSym *fn_view(DrChecker *c, DrMethodSym *fm, DrType *t) {
 DrType *chk_lambda(DrChecker *c, DrExpr *e, DrType *t) {
   DrMethodSym *fm0 = target_method(c, e, t);
   if (!fm0) return err(c, e);
+  if (chk_gen_method_ntparams(fm0)) { /* JLS 15.27.3: a lambda cannot implement a generic method */
+    chk_error(c, e->pos, "incompatible types: invalid functional descriptor for lambda expression");
+    return err(c, e);
+  }
   DrMethodSym *fm = fn_view(c, fm0, t);
   if (fm->nparams != e->nparams) {
     chk_error(c, e->pos, "incompatible types: incompatible parameter types in lambda expression");
