@@ -403,3 +403,25 @@ bool chk_gen_check_array_elem(DrChecker *c, DrExpr *e, DrType *t) {
   chk_error(c, e->pos, "generic array creation");
   return false;
 }
+
+/* ------------------------------------------- new C<>() as a poly expression */
+
+bool chk_gen_is_poly_new(const DrExpr *e) {
+  return e && e->kind == E_NEW && e->tref.diamond && e->nargs == 0 && !e->body && !e->target && !e->method;
+}
+
+bool chk_gen_poly_new_fits(DrChecker *c, DrExpr *e, DrType *t) {
+  if (!t || t->kind != TY_CLASS) return false;
+  if (t->tvar || t == c->t_object) return true;
+  DrType *raw = chk_resolve_tref(c, &e->tref);
+  return raw->kind == TY_CLASS && chk_subclass(raw->cls, t->cls);
+}
+
+DrType *chk_gen_poly_new(DrChecker *c, DrExpr *e, DrType *t) {
+  e->type = NULL; /* chk_args typed it as a placeholder */
+  c->gen.target = t;
+  DrType *r = chk_expr(c, e);
+  c->gen.target = NULL;
+  if (!chk_is_err(r)) chk_assign_to(c, e, t);
+  return e->type;
+}

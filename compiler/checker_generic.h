@@ -90,6 +90,12 @@ bool chk_gen_check_instanceof(DrChecker *c, DrExpr *e, DrType *s, DrType *t);
 /* new T[n], new Box<String>[n]: "generic array creation". */
 bool chk_gen_check_array_elem(DrChecker *c, DrExpr *e, DrType *t);
 
+/* `new C<>()` without arguments: its type comes from where it stands
+ * (an argument: the parameter of the method chosen), as a lambda's does. */
+bool chk_gen_is_poly_new(const DrExpr *e);
+bool chk_gen_poly_new_fits(DrChecker *c, DrExpr *e, DrType *t);
+DrType *chk_gen_poly_new(DrChecker *c, DrExpr *e, DrType *t);
+
 /* checker_bridge.c */
 /* Whether m (of class k) has the same parameters as o as a member of k
  * (or as the erasure of o's: JLS 8.4.2). */

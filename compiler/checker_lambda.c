@@ -25,7 +25,8 @@ static bool is_fn_literal(const DrExpr *e) { return e && (e->kind == E_LAMBDA ||
  * type from where it stands too (JLS 15.25.3). */
 bool chk_is_poly(const DrExpr *e) {
   if (!e) return false;
-  return is_fn_literal(e) || (e->kind == E_COND && (chk_is_poly(e->lhs) || chk_is_poly(e->rhs)));
+  return is_fn_literal(e) || chk_gen_is_poly_new(e) ||
+         (e->kind == E_COND && (chk_is_poly(e->lhs) || chk_is_poly(e->rhs)));
 }
 
 static DrType *err(DrChecker *c, DrExpr *e) {
@@ -87,6 +88,7 @@ bool chk_poly_fits(DrChecker *c, DrExpr *e, DrType *t) {
   if (e->kind == E_COND)
     return (chk_is_poly(e->lhs) ? chk_poly_fits(c, e->lhs, t) : chk_is_ref(t)) &&
            (chk_is_poly(e->rhs) ? chk_poly_fits(c, e->rhs, t) : chk_is_ref(t));
+  if (chk_gen_is_poly_new(e)) return chk_gen_poly_new_fits(c, e, t);
   DrMethodSym *fm = chk_functional_method(c, t);
   if (!fm) return false;
   if (e->kind != E_LAMBDA) return true;
@@ -623,5 +625,6 @@ DrType *chk_poly(DrChecker *c, DrExpr *e, DrType *t) {
     poly_branch(c, e->rhs, t);
     return e->type = t;
   }
+  if (chk_gen_is_poly_new(e)) return chk_gen_poly_new(c, e, t);
   return e->kind == E_LAMBDA ? chk_lambda(c, e, t) : chk_method_ref(c, e, t);
 }
