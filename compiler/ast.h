@@ -34,6 +34,8 @@ typedef struct DrExpr DrExpr;
 typedef struct DrStmt DrStmt;
 typedef struct DrClassDecl DrClassDecl;
 typedef struct DrParam DrParam;
+typedef struct DrTypeVar DrTypeVar;
+typedef struct DrTypeRef DrTypeRef;
 
 /* ---------------------------------------------------------------- types */
 
@@ -53,21 +55,70 @@ typedef enum {
   TY_ERROR,  /* after an error: compatible with everything, silences cascades */
 } DrTypeKind;
 
-/* Types are canonical: one DrType per distinct type (compare pointers). */
+/* Types are canonical: one DrType per distinct type (compare pointers).
+ * Generic types (checker_generic.c) are TY_CLASS types whose cls is their
+ * erasure's class, so every pass that only needs the erasure (the
+ * emitter, member lookup) reads cls as before:
+ *  - cls->type of a generic class is its generic self type C<T1..Tn>
+ *    (what `this` is in its code);
+ *  - a parameterized type C<A1..An> has targs;
+ *  - the raw type C has is_raw;
+ *  - a type variable has tvar (cls: the class of its erasure);
+ *  - a wildcard (only a type argument) has wild and, but for `?`, bound. */
+enum { DR_WILD_NONE, DR_WILD_ANY, DR_WILD_EXTENDS, DR_WILD_SUPER };
 struct DrType {
   DrTypeKind kind;
   DrClassSym *cls;  /* TY_CLASS */
   DrType *elem;     /* TY_ARRAY */
   DrType *array_of; /* cache of the type this[] */
+  DrType **targs;   /* a parameterized type's type arguments */
+  int ntargs;
+  bool is_raw;
+  DrTypeVar *tvar;
+  int wild;         /* DR_WILD_*: a wildcard type argument */
+  DrType *bound;    /* ... its bound */
+  DrType *insts;    /* cls->type: the list of its class's parameterized, raw and wildcard types */
+  DrType *next_inst;
 };
 
-/* A type as written in source: a (possibly dotted) name plus dimensions. */
-typedef struct {
+/* A type as written in source: a (possibly dotted) name plus dimensions,
+ * and type arguments (of its last name). */
+struct DrTypeRef {
   const char *name; /* "int", "String", "Outer.Inner", "java.util.Random" */
   int dims;         /* number of [] */
   DrPos pos;
   DrType *resolved; /* checker */
-} DrTypeRef;
+  DrTypeRef *args;  /* <A, B>: the type arguments */
+  int nargs;
+  bool diamond;     /* <> (new C<>(...)) */
+  bool has_args;    /* <...> written (args or diamond) */
+  int wild;         /* a type argument that is a wildcard: DR_WILD_*; name is
+                       its bound's (NULL for ?) */
+  bool outer_args;  /* Outer<A>.Inner: arguments on a qualifier */
+};
+
+/* A type parameter as declared: <T extends A & B>. */
+typedef struct {
+  const char *name;
+  DrPos pos;
+  DrTypeRef *bounds;
+  int nbounds;
+  DrTypeVar *sym;   /* checker */
+} DrTypeParam;
+
+/* A type variable (checker_generic.c). */
+struct DrTypeVar {
+  const char *name;
+  DrPos pos;
+  DrType **bounds;  /* at least one: Object when none is written */
+  int nbounds;
+  DrClassSym *owner_cls;   /* a class's, or ... */
+  DrMethodSym *owner_meth; /* a method's or constructor's */
+  int index;
+  DrType *type;
+  bool is_capture;  /* CAP#n of a wildcard: only null converts to it */
+  bool bounds_done;
+};
 
 /* ------------------------------------------------------------ constants */
 
@@ -155,6 +206,8 @@ struct DrExpr {
   int nargs;
   DrTypeRef tref;     /* E_NEW, E_NEW_ARRAY (element type name, dims = total dims), E_CAST, E_INSTANCEOF,
                          E_CLASS_LIT */
+  DrTypeRef *targs;   /* E_CALL: explicit type arguments (x.<String>m()) */
+  int ntargs;
   DrExpr *init;       /* E_NEW_ARRAY: the {…} of new T[]{…}, else NULL */
   bool is_super;      /* E_CALL: super.name(...) */
   DrExpr *super_of;   /* E_CALL: I.super.name(...): I */
@@ -364,6 +417,8 @@ typedef struct {
   int nparams;
   DrTypeRef *throws;
   int nthrows;
+  DrTypeParam *tparams; /* M_METHOD / M_CTOR: <T, U> */
+  int ntparams;
   DrStmt *body;       /* NULL for abstract/native; M_INIT body too */
   DrMethodSym *method;/* checker */
   /* M_CLASS */
@@ -374,6 +429,8 @@ struct DrClassDecl {
   const char *name;
   DrPos pos;
   unsigned mods;
+  DrTypeParam *tparams; /* class C<T, U> */
+  int ntparams;
   bool is_interface;
   bool is_enum;       /* an enum class: extends java.lang.Enum, constants first */
   bool is_record;     /* a record class: extends java.lang.Record */

@@ -4,7 +4,7 @@
 #include <stdarg.h>
 #include <string.h>
 
-#include "checker_internal.h"
+#include "checker_generic.h"
 
 /* --------------------------------------------------------- diagnostics */
 
@@ -42,6 +42,11 @@ DrClassSym *chk_top(DrClassSym *cls) {
 
 const char *chk_method_sig(DrChecker *c, const DrMethodSym *m) {
   const char *s = dr_arena_printf(c->arena, "%s(", m->is_ctor ? m->owner->name : m->name);
+  if (m->decl && m->decl->ntparams) { /* javac: <T,U>name(T,U) */
+    const char *tp = "<";
+    for (int i = 0; i < m->decl->ntparams; i++) tp = dr_arena_printf(c->arena, "%s%s%s", tp, i ? "," : "", m->decl->tparams[i].name);
+    s = dr_arena_printf(c->arena, "%s>%s", tp, s);
+  }
   for (int i = 0; i < m->nparams; i++)
     s = dr_arena_printf(c->arena, "%s%s%s", s, i ? "," : "", chk_type_str(c, m->params[i]));
   return dr_arena_printf(c->arena, "%s)", s);
@@ -151,6 +156,8 @@ DrClassSym *chk_declare_local_class(DrChecker *c, DrClassDecl *d, const char *bi
   DrChkClass *ck = chk_class(k);
   ck->scope_lo = c->cur.scope_base;
   ck->scope_hi = c->nscope;
+  ck->in_meth = c->cur.meth;
+  ck->in_static = c->cur.is_static;
   if (!c->cur.is_static && outer) k->outer_this = chk_synthetic_field(c, k, "this$0", outer->type);
   /* the emitter reaches every class through its outer's nested list */
   int cap = outer->nnested;
@@ -220,6 +227,8 @@ void chk_resolve_supers(DrChecker *c, DrClassSym *k) {
   chk_class_scope(c, k);
   c->cur.label_base = c->nlabels;
   DrClassDecl *d = k->decl;
+  DrClassSym *supers_of = c->gen.supers_of;
+  c->gen.supers_of = k;
   if (d->extends && !d->is_interface) {
     DrType *t = chk_resolve_tref(c, d->extends);
     if (t->kind == TY_CLASS) {
@@ -254,6 +263,7 @@ void chk_resolve_supers(DrChecker *c, DrClassSym *k) {
     }
     DR_ARENA_PUSH(c->arena, k->interfaces, k->ninterfaces, cap, t->cls);
   }
+  c->gen.supers_of = supers_of;
   /* cycles: resolve the supertypes first, then see whether k is above
    * itself; cut the edge that closes the cycle */
   if (k->super) chk_resolve_supers(c, k->super);
@@ -409,6 +419,8 @@ static void declare_method(DrChecker *c, DrClassSym *k, DrMember *mem, int *mcap
   DrMethodSym *m = &cm->sym;
   m->is_ctor = ctor;
   m->decl = mem;
+  c->gen.sig = mem;
+  chk_gen_method_tvars(c, mem, m);
   m->ret = ctor ? &c->T->t_void : chk_resolve_tref(c, &mem->ret);
   m->nparams = mem->nparams;
   m->params = dr_arena_alloc(c->arena, sizeof(DrType *) * (size_t)(mem->nparams + 1));
@@ -420,6 +432,7 @@ static void declare_method(DrChecker *c, DrClassSym *k, DrMember *mem, int *mcap
     }
     m->params[i] = t;
   }
+  c->gen.sig = NULL;
   m->is_varargs = mem->nparams > 0 && mem->params[mem->nparams - 1].is_varargs;
   mem->method = m;
   if (!d->is_interface) {
@@ -499,7 +512,9 @@ static void declare_members(DrChecker *c, DrClassSym *k) {
     DrMember *mem = &d->members[i];
     switch (mem->kind) {
     case M_FIELD: {
+      c->gen.static_decl = (mem->mods & DR_MOD_STATIC) != 0;
       DrType *base = chk_resolve_tref(c, &mem->tref);
+      c->gen.static_decl = false;
       if (base->kind == TY_VOID) {
         chk_error(c, mem->tref.pos, "'void' type not allowed here");
         base = &c->T->t_error;
@@ -602,7 +617,8 @@ static bool check_override_pair(DrChecker *c, DrClassSym *k, DrMethodSym *m, DrM
     chk_error(c, pos, "%s; overridden method is %sfinal", head, os ? "static " : "");
     return false;
   }
-  DrType *r = m->ret, *ro = o->ret;
+  DrType *r = m->ret, *ro = chk_gen_override_ret(c, k, m, o);
+  if (r->kind == TY_CLASS && r->is_raw) r = chk_gen_erasure(c, ro) == r ? ro : r; /* unchecked */
   bool ret_ok = r == ro || chk_is_err(r) || chk_is_err(ro) ||
                 (chk_is_ref(r) && chk_is_ref(ro) && chk_subtype(c, r, ro));
   if (!ret_ok) {
@@ -620,7 +636,7 @@ static bool check_override_pair(DrChecker *c, DrClassSym *k, DrMethodSym *m, DrM
  * supertype of k (superclass chain, then interfaces). */
 static void check_overrides_in(DrChecker *c, DrClassSym *k, DrMethodSym *m, DrClassSym *s, int depth, bool *done) {
   if (!s || *done || depth > 256) return;
-  DrMethodSym *o = chk_find_method_sig(c, s, m->name, m->params, m->nparams);
+  DrMethodSym *o = chk_gen_find_overridden(c, k, m, s);
   if (o && !(o->mods & DR_MOD_PRIVATE) && chk_accessible(c, o->owner, o->mods)) {
     if (!check_override_pair(c, k, m, o)) *done = true;
   }
@@ -648,7 +664,9 @@ static DrMethodSym *default_in(DrChecker *c, DrClassSym *k, DrMethodSym *a, int 
   if (depth > 64) return NULL;
   for (int i = 0; i < k->ninterfaces; i++) {
     DrClassSym *ifc = k->interfaces[i];
-    DrMethodSym *m = chk_find_method_sig(c, ifc, a->name, a->params, a->nparams);
+    DrMethodSym *m = NULL; /* a's signature, as a member of ifc (generics: checker_bridge.c) */
+    for (DrMethodSym *x = chk_methods_named(c, ifc, a->name); x && !m; x = chk_method(x)->next_named)
+      if (!x->is_ctor && chk_gen_overrides(c, ifc, x, a)) m = x;
     if (m && (m->mods & DR_MOD_DEFAULT) && chk_subclass(ifc, a->owner)) return m;
     if ((m = default_in(c, ifc, a, depth + 1))) return m;
   }
@@ -660,7 +678,9 @@ static DrMethodSym *default_in(DrChecker *c, DrClassSym *k, DrMethodSym *a, int 
 static DrMethodSym *implementation(DrChecker *c, DrClassSym *k, DrMethodSym *a) {
   int guard = 0;
   for (DrClassSym *s = k; s && guard < 256; s = s->super, guard++) {
-    DrMethodSym *m = chk_find_method_sig(c, s, a->name, a->params, a->nparams);
+    DrMethodSym *m = NULL;
+    for (DrMethodSym *x = chk_methods_named(c, s, a->name); x && !m; x = chk_method(x)->next_named)
+      if (!x->is_ctor && chk_gen_overrides(c, k, x, a)) m = x;
     if (m && !(m->mods & DR_MOD_STATIC) && (!(m->mods & DR_MOD_PRIVATE) || s == k)) return m;
   }
   guard = 0;
@@ -838,6 +858,7 @@ static void check_bodies(DrChecker *c, DrClassSym *k) {
       report_unassigned(c, k, inst);
     }
   report_unassigned(c, k, statics);
+  chk_gen_bridges(c, k);
 }
 
 /* this(...) chains must not loop (JLS 8.8.7). */

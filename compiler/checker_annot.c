@@ -4,7 +4,7 @@
  * checked as javac checks them.  Their arguments are not checked. */
 #include <string.h>
 
-#include "checker_internal.h"
+#include "checker_generic.h"
 
 /* The declaration contexts of JLS 9.6.4.1 that DL has. */
 enum {
@@ -50,7 +50,10 @@ static unsigned targets_of(const DrClassSym *k) {
 
 /* The annotation interface an annotation names, or NULL after an error. */
 static DrClassSym *annotation_type(DrChecker *c, const DrAnnotation *a) {
-  DrTypeRef t = {a->name, 0, a->pos, NULL};
+  DrTypeRef t;
+  memset(&t, 0, sizeof t);
+  t.name = a->name;
+  t.pos = a->pos;
   t.pos.col++; /* the name, after '@' */
   DrType *ty = chk_resolve_tref(c, &t);
   if (chk_is_err(ty)) return NULL;
@@ -91,7 +94,7 @@ static void check_annots(DrChecker *c, const DrAnnotation *annots, int n, unsign
  * 8.4.8.1, 9.4.1.1): an inherited instance method with its signature. */
 static bool overrides_in(DrChecker *c, DrMethodSym *m, DrClassSym *s, int depth) {
   if (!s || depth > 256) return false;
-  DrMethodSym *o = chk_find_method_sig(c, s, m->name, m->params, m->nparams);
+  DrMethodSym *o = chk_gen_find_overridden(c, m->owner, m, s);
   if (o && !(o->mods & (DR_MOD_PRIVATE | DR_MOD_STATIC)) && chk_accessible(c, o->owner, o->mods)) return true;
   if (overrides_in(c, m, s->super, depth + 1)) return true;
   for (int i = 0; i < s->ninterfaces; i++)

@@ -9,6 +9,7 @@
  * library. */
 #include <string.h>
 
+#include "checker_generic.h"
 #include "checker_internal.h"
 
 static const char *const box_names[] = {
@@ -180,6 +181,7 @@ DrType *chk_cond_type(DrChecker *c, DrExpr *e) {
   if (!ra || !rb || !chk_is_ref(ra) || !chk_is_ref(rb)) return NULL;
   if (chk_subtype(c, ra, rb)) return rb;
   if (chk_subtype(c, rb, ra)) return ra;
-  if (ra->kind == TY_CLASS && rb->kind == TY_CLASS) return chk_common_superclass(ra->cls, rb->cls, c->c_object)->type;
+  if (ra->kind == TY_CLASS && rb->kind == TY_CLASS)
+    return chk_gen_lub(c, ra, rb, chk_common_superclass(ra->cls, rb->cls, c->c_object));
   return c->t_object;
 }

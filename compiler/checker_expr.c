@@ -4,7 +4,7 @@
  * constant expressions are folded into literals. */
 #include <string.h>
 
-#include "checker_internal.h"
+#include "checker_generic.h"
 
 static DrType *err(DrChecker *c, DrExpr *e) {
   e->type = &c->T->t_error;
@@ -87,6 +87,10 @@ static DrType *name_as_field(DrChecker *c, DrExpr *e, DrFieldSym *f, DrClassSym 
   }
   e->field = f;
   e->type = f->type;
+  if (recv && recv->type) {
+    e->type = chk_gen_member_type(c, recv->type, f->owner, f->type, lvalue ? DR_GEN_WRITE : DR_GEN_READ);
+    if (!lvalue) chk_gen_erased_result(c, e, f->type);
+  }
   return e->type;
 }
 
@@ -262,6 +266,8 @@ static DrType *check_field_access(DrChecker *c, DrExpr *e) {
     e->target = NULL;
   } else {
     e->kind = E_FIELD;
+    e->type = chk_gen_member_type(c, t, f->owner, f->type, lvalue ? DR_GEN_WRITE : DR_GEN_READ);
+    if (!lvalue) chk_gen_erased_result(c, e, f->type);
   }
   return e->type;
 }
@@ -328,9 +334,12 @@ static bool any_error(DrExpr **args, int nargs) {
   return false;
 }
 
-static DrType *finish_call(DrChecker *c, DrExpr *e, DrMethodSym *m) {
+static DrType *finish_call(DrChecker *c, DrExpr *e, DrMethodSym *m, DrType *site) {
   e->method = m;
-  chk_call_args(c, m, &e->args, &e->nargs, e->pos);
+  c->gen.site = NULL;
+  c->gen.call = NULL;
+  DrMethodSym *view = chk_gen_instantiate(c, e, m, site);
+  chk_call_args(c, view, &e->args, &e->nargs, e->pos);
   if (m->mods & DR_MOD_STATIC) {
     e->call_kind = DR_CALL_STATIC;
     e->target = NULL; /* a qualifier of a static call is not evaluated */
@@ -341,7 +350,8 @@ static DrType *finish_call(DrChecker *c, DrExpr *e, DrMethodSym *m) {
   } else {
     e->call_kind = DR_CALL_VIRTUAL;
   }
-  e->type = m->ret;
+  e->type = view->ret;
+  chk_gen_erased_result(c, e, m->ret);
   return e->type;
 }
 
@@ -371,13 +381,15 @@ static DrClassSym *super_interface(DrChecker *c, DrExpr *e) {
 }
 
 static DrType *check_call(DrChecker *c, DrExpr *e) {
+  DrType *target = c->gen.target;
+  c->gen.target = NULL;
   const char *name = e->name ? e->name : "?";
   e->name = name;
   bool found = false;
   if (e->method) { /* made resolved by the compiler: a lambda's forwarder */
     chk_args(c, e->args, e->nargs);
     if (e->target) chk_expr(c, e->target);
-    return finish_call(c, e, e->method);
+    return finish_call(c, e, e->method, NULL);
   }
   if (e->is_super) {
     chk_args(c, e->args, e->nargs);
@@ -392,20 +404,29 @@ static DrType *check_call(DrChecker *c, DrExpr *e) {
     }
     DrClassSym *s = e->super_of ? super_interface(c, e) : chk_is_interface(k) ? c->c_object : k->super;
     if (!s) return err(c, e);
+    c->gen.site = k->type;
+    c->gen.call = e;
     DrMethodSym *m = chk_resolve_call(c, e->pos, s, name, e->args, e->nargs, false, &found);
+    c->gen.site = NULL;
+    c->gen.call = NULL;
     if (!m) return no_method(c, e, found);
     if (m->mods & DR_MOD_ABSTRACT)
       chk_error(c, e->pos, "abstract method %s in %s cannot be accessed directly", chk_method_sig(c, m),
                 m->owner->source_name);
     e->target = chk_new_this(c, e->pos);
-    return finish_call(c, e, m);
+    c->gen.target = target;
+    return finish_call(c, e, m, k->type);
   }
   if (!e->target) {
     chk_args(c, e->args, e->nargs);
     DrClassSym *k = c->cur.cls;
     while (k && !chk_has_method_named(c, k, name)) k = k->outer;
     if (!k) return no_method(c, e, false);
+    c->gen.site = k->type;
+    c->gen.call = e;
     DrMethodSym *m = chk_resolve_call(c, e->pos, k, name, e->args, e->nargs, false, &found);
+    c->gen.site = NULL;
+    c->gen.call = NULL;
     if (!m) return no_method(c, e, found);
     if (!(m->mods & DR_MOD_STATIC)) {
       DrExpr *recv = chk_outer_ref(c, k, e->pos);
@@ -419,7 +440,8 @@ static DrType *check_call(DrChecker *c, DrExpr *e) {
       }
       e->target = recv;
     }
-    return finish_call(c, e, m);
+    c->gen.target = target;
+    return finish_call(c, e, m, k->type);
   }
   DrType *t = chk_expr_q(c, e->target);
   DrExpr *q = e->target;
@@ -438,13 +460,26 @@ static DrType *check_call(DrChecker *c, DrExpr *e) {
     return err(c, e);
   }
   DrClassSym *k = t->kind == TY_ARRAY ? c->c_object : t->cls;
+  DrType *site = t->kind == TY_ARRAY || q->kind == E_TYPE ? NULL : t;
+  if (t->kind == TY_CLASS && t->tvar && !chk_has_method_named(c, k, name)) /* T extends A & B: B's methods */
+    for (int i = 1; i < t->tvar->nbounds; i++)
+      if (chk_has_method_named(c, t->tvar->bounds[i]->cls, name)) {
+        site = t->tvar->bounds[i];
+        k = site->cls;
+        break;
+      }
+  c->gen.site = site;
+  c->gen.call = e;
   DrMethodSym *m = chk_resolve_call(c, e->pos, k, name, e->args, e->nargs, false, &found);
+  c->gen.site = NULL;
+  c->gen.call = NULL;
   if (!m) return no_method(c, e, found);
   if (q->kind == E_TYPE && !(m->mods & DR_MOD_STATIC)) {
     chk_error(c, e->pos, "non-static method %s cannot be referenced from a static context", chk_method_sig(c, m));
     return err(c, e);
   }
-  return finish_call(c, e, m);
+  c->gen.target = target;
+  return finish_call(c, e, m, site);
 }
 
 /* ----------------------------------------------------- object creation */
@@ -466,7 +501,20 @@ static DrType *qualified_new_type(DrChecker *c, DrExpr *e) {
 }
 
 static DrType *check_new(DrChecker *c, DrExpr *e) {
+  DrType *target = c->gen.target;
+  c->gen.target = NULL;
   DrType *t = e->target ? qualified_new_type(c, e) : chk_resolve_tref(c, &e->tref);
+  if (!chk_is_err(t) && t->kind == TY_CLASS && (t->tvar || (e->tref.has_args && !e->tref.diamond && !e->tref.nargs))) {
+    chk_error(c, e->tref.pos, "unexpected type; required: class, found: type parameter %s", chk_type_str(c, t));
+    t = &c->T->t_error;
+  }
+  for (int i = 0; t->kind == TY_CLASS && t->targs && i < t->ntargs; i++)
+    if (t->targs[i]->wild) {
+      chk_error(c, e->tref.pos, "unexpected type; required: class or interface without bounds, found: %s",
+                chk_type_str(c, t->targs[i]));
+      t = &c->T->t_error;
+      break;
+    }
   chk_args(c, e->args, e->nargs);
   if (chk_is_err(t)) return err(c, e);
   if (t->kind != TY_CLASS) {
@@ -483,6 +531,7 @@ static DrType *check_new(DrChecker *c, DrExpr *e) {
       chk_error(c, e->pos, "qualified anonymous classes are not supported in DL");
       return err(c, e);
     }
+    c->gen.target = target;
     return chk_anon_class(c, e, t);
   }
   if (k->flags & DR_CLS_SYM_ABSTRACT) {
@@ -490,13 +539,22 @@ static DrType *check_new(DrChecker *c, DrExpr *e) {
     return err(c, e);
   }
   bool found = false;
+  DrType *site = e->tref.diamond ? NULL : t;
+  c->gen.site = site;
+  c->gen.call = e;
   DrMethodSym *m = chk_resolve_call(c, e->pos, k, k->name, e->args, e->nargs, true, &found);
+  c->gen.site = NULL;
+  c->gen.call = NULL;
   if (!m) {
     if (!found && !any_error(e->args, e->nargs)) chk_error(c, e->pos, "cannot find symbol '%s'", k->name);
     return err(c, e);
   }
   e->method = m;
-  chk_call_args(c, m, &e->args, &e->nargs, e->pos);
+  e->type = NULL;
+  c->gen.target = target;
+  DrMethodSym *view = chk_gen_instantiate(c, e, m, site);
+  if (e->tref.diamond && e->type) t = e->type;
+  chk_call_args(c, view, &e->args, &e->nargs, e->pos);
   chk_new_hidden(c, e, k);
   e->type = t;
   return t;
@@ -551,7 +609,9 @@ void chk_init_expr(DrChecker *c, DrExpr *e, DrType *t) {
     chk_poly(c, e, t);
     return;
   }
+  c->gen.target = t; /* a generic call or new C<>() infers from it */
   chk_expr(c, e);
+  c->gen.target = NULL;
   chk_assign_to(c, e, t);
 }
 
@@ -567,6 +627,7 @@ static DrType *check_new_array(DrChecker *c, DrExpr *e) {
     chk_error(c, e->pos, "array type expected");
     return err(c, e);
   }
+  if (!chk_gen_check_array_elem(c, e, t)) return err(c, e);
   if (e->init) check_array_init(c, e->init, t);
   e->type = t;
   return t;
@@ -609,6 +670,10 @@ static DrType *check_class_lit(DrChecker *c, DrExpr *e) {
     chk_error(c, e->pos, "class literals of primitive types (%s.class) are not supported in DL", chk_type_str(c, t));
     return err(c, e);
   }
+  if (t->kind == TY_CLASS && t->tvar) { /* T.class: T is erased */
+    chk_error(c, e->pos, "cannot select from a type variable");
+    return err(c, e);
+  }
   DrClassSym *k = chk_name_get(c, NULL, CHK_NS_PRELUDE_TYPE, "Class");
   if (!k) return err(c, e);
   e->type = k->type;
@@ -618,6 +683,7 @@ static DrType *check_class_lit(DrChecker *c, DrExpr *e) {
 /* Checks e where a type or package name is also acceptable (a qualifier). */
 DrType *chk_expr_q(DrChecker *c, DrExpr *e) {
   if (!e) return &c->T->t_error;
+  if (e->kind != E_CALL && e->kind != E_NEW) c->gen.target = NULL;
   if (e->type || e->kind == E_TYPE) return e->type;
   switch (e->kind) {
   case E_INT_LIT: e->type = &c->T->t_int; set_lit_const(e, TY_INT); return e->type;

@@ -37,6 +37,8 @@ typedef struct {
   int nlambdas;           /* lambda$...$N numbers given out in it */
   int nsynthetic;         /* $$Lambda$N numbers given out in it */
   bool is_fn;             /* a lambda's or method reference's class */
+  DrMethodSym *in_meth;   /* a local class: the method whose code declares it */
+  bool in_static;         /* ... in a static context */
   bool static_local;      /* a local interface, enum or record: captures nothing */
 } DrChkClass;
 
@@ -55,6 +57,7 @@ typedef struct {
   DrMethodSym *ctor_target; /* this(...) target, for recursion detection */
   int visit;                /* constructor-cycle walk state */
   DrMethodSym *lambda_in;   /* a lambda's method: the method the lambda is in */
+  bool is_bridge;           /* a bridge method (checker_bridge.c): no call names it */
 } DrChkMethod;
 
 typedef struct {
@@ -144,6 +147,19 @@ typedef struct {
   void *first, *last;  /* the symbol; methods: the first and last overload */
 } DrChkName;
 
+/* Generics' state (checker_generic.h). */
+typedef struct {
+  DrMember *sig;       /* the method whose signature is being resolved */
+  DrType *target;      /* the type the expression being checked is to have (inference) */
+  DrType *site;        /* overload resolution: the receiver's type */
+  DrExpr *call;        /* ... the call (explicit type arguments) */
+  DrMethodSym *inst_m; /* ... the method whose type variables inst holds */
+  void *inst;          /* ... (a DrChkSubst) */
+  DrClassSym *supers_of; /* the class whose supertypes are being resolved */
+  bool static_decl;    /* a static field's type is being resolved */
+  int in_bounds;       /* type parameters' bounds are being resolved */
+} DrChkGenState;
+
 typedef struct DrChecker {
   DrArena *arena;
   DrDiagList *diags;
@@ -170,6 +186,7 @@ typedef struct DrChecker {
    * E_FIELD_ACCESS: a variable is wanted, not its constant value */
   bool want_lvalue;
   bool simple_assign;    /* ... and the assignment is a plain `=` */
+  DrChkGenState gen;
 } DrChecker;
 
 /* checker.c */

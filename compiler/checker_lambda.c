@@ -17,7 +17,7 @@
  * casts go; nothing else changes. */
 #include <string.h>
 
-#include "checker_internal.h"
+#include "checker_generic.h"
 
 static bool is_fn_literal(const DrExpr *e) { return e && (e->kind == E_LAMBDA || e->kind == E_METHOD_REF); }
 
@@ -25,7 +25,8 @@ static bool is_fn_literal(const DrExpr *e) { return e && (e->kind == E_LAMBDA ||
  * type from where it stands too (JLS 15.25.3). */
 bool chk_is_poly(const DrExpr *e) {
   if (!e) return false;
-  return is_fn_literal(e) || (e->kind == E_COND && (chk_is_poly(e->lhs) || chk_is_poly(e->rhs)));
+  return is_fn_literal(e) || chk_gen_is_poly_new(e) ||
+         (e->kind == E_COND && (chk_is_poly(e->lhs) || chk_is_poly(e->rhs)));
 }
 
 static DrType *err(DrChecker *c, DrExpr *e) {
@@ -87,6 +88,7 @@ bool chk_poly_fits(DrChecker *c, DrExpr *e, DrType *t) {
   if (e->kind == E_COND)
     return (chk_is_poly(e->lhs) ? chk_poly_fits(c, e->lhs, t) : chk_is_ref(t)) &&
            (chk_is_poly(e->rhs) ? chk_poly_fits(c, e->rhs, t) : chk_is_ref(t));
+  if (chk_gen_is_poly_new(e)) return chk_gen_poly_new_fits(c, e, t);
   DrMethodSym *fm = chk_functional_method(c, t);
   if (!fm) return false;
   if (e->kind != E_LAMBDA) return true;
@@ -161,7 +163,7 @@ static DrParam *forwarder_params(DrChecker *c, DrMethodSym *fm, DrPos pos) {
     ps[i].pos = pos;
     ps[i].tref.pos = pos;
     ps[i].tref.name = chk_type_str(c, fm->params[i]);
-    ps[i].tref.resolved = fm->params[i];
+    ps[i].tref.resolved = chk_gen_erasure(c, fm->params[i]);
   }
   return ps;
 }
@@ -202,7 +204,7 @@ static DrClassSym *fn_class(DrChecker *c, DrType *t, DrMethodSym *fm, bool keep_
   DrTypeRef *tr = dr_arena_alloc(c->arena, sizeof(DrTypeRef));
   tr->name = t->cls->source_name;
   tr->pos = pos;
-  tr->resolved = t;
+  tr->resolved = chk_gen_fn_type(c, t);
   d->implements = tr;
   d->nimplements = 1;
   d->members = dr_arena_alloc(c->arena, sizeof(DrMember));
@@ -233,7 +235,7 @@ static DrClassSym *fn_class(DrChecker *c, DrType *t, DrMethodSym *fm, bool keep_
   mem->name = fm->name;
   mem->ret.name = chk_type_str(c, fm->ret);
   mem->ret.pos = pos;
-  mem->ret.resolved = fm->ret;
+  mem->ret.resolved = chk_gen_member_type(c, t, fm->owner, fm->ret, DR_GEN_FN);
   mem->params = forwarder_params(c, fm, pos);
   mem->nparams = fm->nparams;
   mem->body = forward_body(c, fm, make(c, k, fm, arg, pos), pos);
@@ -282,7 +284,18 @@ static DrExpr *call_lambda_method(DrChecker *c, DrClassSym *k, DrMethodSym *fm, 
   call->args = dr_arena_alloc(c->arena, sizeof(DrExpr *) * (size_t)(n + 1));
   for (int i = 0; i < k->ncaptures; i++)
     call->args[call->nargs++] = chk_new_field_ref(c, node(c, E_THIS, pos, k->type), k->captures[i], pos);
-  for (int i = 0; i < fm->nparams; i++) call->args[call->nargs++] = param_ref(c, i, pos);
+  for (int i = 0; i < fm->nparams; i++) {
+    DrExpr *a = param_ref(c, i, pos);
+    DrType *want = lm->params[k->ncaptures + i];
+    if (chk_gen_erasure(c, want) != chk_gen_erasure(c, fm->params[i])) { /* the erased argument's cast */
+      DrExpr *cast = node(c, E_CAST, pos, NULL);
+      cast->tref.resolved = want;
+      cast->tref.pos = pos;
+      cast->target = a;
+      a = cast;
+    }
+    call->args[call->nargs++] = a;
+  }
   return call;
 }
 
@@ -358,9 +371,25 @@ static void lambda_body(DrChecker *c, DrExpr *e, DrMethodSym *fm, DrMethodSym *l
   c->cur = saved;
 }
 
+/* fm as a member of the interface type t: its types with t's arguments. */
+static DrMethodSym *fn_view(DrChecker *c, DrMethodSym *fm, DrType *t) {
+  DrChkMethod *v = dr_arena_alloc(c->arena, sizeof(DrChkMethod));
+  *v = *chk_method(fm);
+  v->sym.params = dr_arena_alloc(c->arena, sizeof(DrType *) * (size_t)(fm->nparams + 1));
+  for (int i = 0; i < fm->nparams; i++)
+    v->sym.params[i] = chk_gen_member_type(c, t, fm->owner, fm->params[i], DR_GEN_FN);
+  v->sym.ret = chk_gen_member_type(c, t, fm->owner, fm->ret, DR_GEN_FN);
+  return &v->sym;
+}
+
 DrType *chk_lambda(DrChecker *c, DrExpr *e, DrType *t) {
-  DrMethodSym *fm = target_method(c, e, t);
-  if (!fm) return err(c, e);
+  DrMethodSym *fm0 = target_method(c, e, t);
+  if (!fm0) return err(c, e);
+  if (chk_gen_method_ntparams(fm0)) { /* JLS 15.27.3: a lambda cannot implement a generic method */
+    chk_error(c, e->pos, "incompatible types: invalid functional descriptor for lambda expression");
+    return err(c, e);
+  }
+  DrMethodSym *fm = fn_view(c, fm0, t);
   if (fm->nparams != e->nparams) {
     chk_error(c, e->pos, "incompatible types: incompatible parameter types in lambda expression");
     return err(c, e);
@@ -398,7 +427,7 @@ DrType *chk_lambda(DrChecker *c, DrExpr *e, DrType *t) {
   int mcap = k->nmethods;
   DR_ARENA_PUSH(c->arena, k->methods, k->nmethods, mcap, lm);
   bool instance = !(lm->mods & DR_MOD_STATIC);
-  DrClassSym *fc = fn_class(c, t, fm, instance, lam.orig, lam.ncaps, NULL, call_lambda_method, lm, e->pos);
+  DrClassSym *fc = fn_class(c, t, fm0, instance, lam.orig, lam.ncaps, NULL, call_lambda_method, lm, e->pos);
   int nv = (fc->outer_this ? 1 : 0) + lam.ncaps;
   DrExpr **values = dr_arena_alloc(c->arena, sizeof(DrExpr *) * (size_t)(nv + 1));
   int v = 0;
@@ -410,6 +439,7 @@ DrType *chk_lambda(DrChecker *c, DrExpr *e, DrType *t) {
 /* ---------------------------------------------------- method references */
 
 typedef struct {
+  DrMethodSym *fn;    /* the interface's method as a member of the target type */
   DrType *type;       /* the qualifier's type */
   bool is_type;       /* Type::m, else expr::m */
   bool unbound;       /* Type::instanceMethod: the first argument is the receiver */
@@ -424,7 +454,17 @@ static DrExpr *call_referenced(DrChecker *c, DrClassSym *k, DrMethodSym *fm, voi
     x->tref.pos = pos;
     x->tref.resolved = ri->type;
     x->args = dr_arena_alloc(c->arena, sizeof(DrExpr *) * (size_t)(fm->nparams + 1));
-    for (int i = 0; i < fm->nparams; i++) x->args[x->nargs++] = param_ref(c, i, pos);
+    for (int i = 0; i < fm->nparams; i++) {
+      DrExpr *a = param_ref(c, i, pos);
+      if (chk_gen_erasure(c, ri->fn->params[i]) != chk_gen_erasure(c, fm->params[i])) {
+        DrExpr *cast = node(c, E_CAST, pos, NULL);
+        cast->tref.resolved = ri->fn->params[i];
+        cast->tref.pos = pos;
+        cast->target = a;
+        a = cast;
+      }
+      x->args[x->nargs++] = a;
+    }
     return x;
   }
   DrExpr *call = node(c, E_CALL, pos, NULL);
@@ -449,7 +489,18 @@ static DrExpr *call_referenced(DrChecker *c, DrClassSym *k, DrMethodSym *fm, voi
     DrExpr *q = node(c, E_TYPE, pos, ri->type);
     call->target = q;
   }
-  for (int i = first; i < fm->nparams; i++) call->args[call->nargs++] = param_ref(c, i, pos);
+  for (int i = first; i < fm->nparams; i++) {
+    DrExpr *a = param_ref(c, i, pos);
+    DrType *want = ri->fn->params[i];
+    if (chk_gen_erasure(c, want) != chk_gen_erasure(c, fm->params[i])) {
+      DrExpr *cast = node(c, E_CAST, pos, NULL);
+      cast->tref.resolved = want;
+      cast->tref.pos = pos;
+      cast->target = a;
+      a = cast;
+    }
+    call->args[call->nargs++] = a;
+  }
   return call;
 }
 
@@ -527,6 +578,7 @@ DrType *chk_method_ref(DrChecker *c, DrExpr *e, DrType *t) {
     return ref_as_lambda(c, e, t, fm);
   DrRefInfo ri;
   memset(&ri, 0, sizeof ri);
+  ri.fn = fn_view(c, fm, t);
   ri.name = e->name ? e->name : "?";
   DrType *qt = chk_expr_q(c, e->target);
   DrExpr *q = e->target;
@@ -543,6 +595,7 @@ DrType *chk_method_ref(DrChecker *c, DrExpr *e, DrType *t) {
     return err(c, e);
   }
   if (ri.is_type && !is_new) ri.unbound = !has_static(c, qt->cls, ri.name, fm->nparams) && fm->nparams > 0;
+  if (ri.is_type) ri.type = chk_gen_ref_qualifier(c, qt, ri.unbound ? ri.fn->params[0] : NULL, is_new, t);
   int ndiags = c->diags->count, nerrors = c->errors;
   DrClassSym *fc = fn_class(c, t, fm, false, NULL, 0, ri.is_type ? NULL : qt, call_referenced, &ri, e->pos);
   errors_as_one(c, ndiags, nerrors, e->pos, "incompatible types: invalid method reference");
@@ -572,5 +625,6 @@ DrType *chk_poly(DrChecker *c, DrExpr *e, DrType *t) {
     poly_branch(c, e->rhs, t);
     return e->type = t;
   }
+  if (chk_gen_is_poly_new(e)) return chk_gen_poly_new(c, e, t);
   return e->kind == E_LAMBDA ? chk_lambda(c, e, t) : chk_method_ref(c, e, t);
 }

@@ -4,7 +4,7 @@
  * varargs: phase 1 and 2 coincide). */
 #include <string.h>
 
-#include "checker_internal.h"
+#include "checker_generic.h"
 
 /* ---------------------------------------------------------- type names */
 
@@ -61,8 +61,9 @@ DrClassSym *chk_find_class(DrChecker *c, const char *name, bool *is_package) {
 /* java.io and drvm are drvm's internals: the prelude sees them, the
  * program does not. */
 bool chk_is_package(DrChecker *c, const char *pkg) {
-  static const char *const user_pkgs[] = {"java", "java.lang", "java.util", "java.lang.annotation"};
-  static const char *const all_pkgs[] = {"java", "java.lang", "java.util", "java.lang.annotation", "java.io", "drvm"};
+  static const char *const user_pkgs[] = {"java", "java.lang", "java.util", "java.lang.annotation", "java.util.function"};
+  static const char *const all_pkgs[] = {"java", "java.lang", "java.util", "java.lang.annotation", "java.io", "drvm",
+                                         "java.util.function"};
   int n = c->cur.prelude ? (int)DR_ARRAY_LEN(all_pkgs) : (int)DR_ARRAY_LEN(user_pkgs);
   const char *const *list = c->cur.prelude ? all_pkgs : user_pkgs;
   for (int i = 0; i < n; i++)
@@ -82,7 +83,7 @@ DrClassSym *chk_qualified_class(DrChecker *c, const char *pkg, const char *name)
   /* a qualified name reaches java.lang, java.util and java.lang.annotation;
    * java.io and drvm are drvm's internals */
   if (c->cur.prelude || strcmp(pkg, "java.lang") == 0 || strcmp(pkg, "java.util") == 0 ||
-      strcmp(pkg, "java.lang.annotation") == 0)
+      strcmp(pkg, "java.lang.annotation") == 0 || strcmp(pkg, "java.util.function") == 0)
     return k;
   return NULL;
 }
@@ -168,11 +169,18 @@ DrType *chk_resolve_tref(DrChecker *c, DrTypeRef *tref) {
     t = &c->T->t_error;
   } else {
     t = prim_named(c, tref->name);
+    if (!t && !strchr(tref->name, '.')) {
+      t = chk_gen_find_tvar(c, tref->name, tref->pos);
+      if (t && tref->has_args) {
+        chk_error(c, tref->pos, "unexpected type; required: class, found: type parameter %s", tref->name);
+        t = &c->T->t_error;
+      }
+    }
     if (!t) {
       DrClassSym *k = resolve_dotted(c, tref->name);
       if (k && !chk_class_accessible(c, k)) chk_report_class_access(c, tref->pos, k);
       if (k) {
-        t = k->type;
+        t = chk_gen_apply_args(c, tref, k);
       } else {
         report_unknown_type(c, tref->pos, tref->name);
         t = &c->T->t_error;
@@ -236,11 +244,12 @@ static bool same_params(const DrMethodSym *a, const DrMethodSym *b) {
 
 static void collect_from(DrChecker *c, DrChkMethodList *out, DrClassSym *k, DrClassSym *start, const char *name) {
   for (DrMethodSym *m = chk_methods_named(c, k, name); m; m = chk_method(m)->next_named) {
-    if (m->is_ctor) continue;
+    if (m->is_ctor || chk_method(m)->is_bridge) continue;
     if ((m->mods & DR_MOD_PRIVATE) && k != start) continue; /* not inherited */
     if ((m->mods & DR_MOD_STATIC) && chk_is_interface(k) && k != start) continue; /* JLS 8.4.8 */
     bool hidden = false;
-    for (int j = 0; j < out->count && !hidden; j++) hidden = same_params(out->items[j], m);
+    for (int j = 0; j < out->count && !hidden; j++)
+      hidden = same_params(out->items[j], m) || chk_gen_overrides(c, start, out->items[j], m);
     if (!hidden) DR_ARENA_PUSH(c->arena, out->items, out->count, out->cap, m);
   }
 }
@@ -298,8 +307,9 @@ static DrType *param_at(const DrMethodSym *m, int i, bool arity) {
  * (chk_poly_fits): its type comes from the method chosen. */
 static bool applicable(DrChecker *c, DrMethodSym *m, DrExpr **args, int nargs, bool arity, bool box) {
   if (arity ? !m->is_varargs || nargs < m->nparams - 1 : m->nparams != nargs) return false;
+  chk_gen_begin_applicable(c, m, args, nargs, arity);
   for (int i = 0; i < nargs; i++) {
-    DrType *p = param_at(m, i, arity);
+    DrType *p = chk_gen_param_for_call(c, m, param_at(m, i, arity));
     if (args[i] && chk_is_poly(args[i])) {
       if (!chk_poly_fits(c, args[i], p)) return false;
     } else if (!args[i] || !(box ? chk_loose_conv(c, args[i]->type, p) : chk_invocation_conv(c, args[i]->type, p))) {
@@ -327,10 +337,11 @@ bool chk_needs_packing(DrChecker *c, DrMethodSym *m, DrExpr **args, int nargs) {
   return m && m->is_varargs && !applicable(c, m, args, nargs, false, true);
 }
 
-static const char *param_list(DrChecker *c, DrType **ps, int n) {
-  if (n == 0) return "no arguments";
+static const char *param_list(DrChecker *c, DrMethodSym *m) {
+  if (m->nparams == 0) return "no arguments";
   const char *s = "";
-  for (int i = 0; i < n; i++) s = dr_arena_printf(c->arena, "%s%s%s", s, i ? "," : "", chk_type_str(c, ps[i]));
+  for (int i = 0; i < m->nparams; i++) /* as a member of the receiver's type */
+    s = dr_arena_printf(c->arena, "%s%s%s", s, i ? "," : "", chk_type_str(c, chk_gen_param_for_call(c, m, m->params[i])));
   return s;
 }
 
@@ -410,11 +421,11 @@ DrMethodSym *chk_resolve_call(DrChecker *c, DrPos pos, DrClassSym *cls, const ch
     const char *kind = chk_is_interface(m->owner) ? "interface" : "class";
     if (ctor)
       chk_error(c, pos, "constructor %s in %s %s cannot be applied to given types; required: %s; found: %s",
-                cls->name, kind, m->owner->source_name, param_list(c, m->params, m->nparams),
+                cls->name, kind, m->owner->source_name, param_list(c, m),
                 nargs ? argl : "no arguments");
     else
       chk_error(c, pos, "method %s in %s %s cannot be applied to given types; required: %s; found: %s", name, kind,
-                m->owner->source_name, param_list(c, m->params, m->nparams), nargs ? argl : "no arguments");
+                m->owner->source_name, param_list(c, m), nargs ? argl : "no arguments");
   } else {
     chk_error(c, pos, "no suitable %s found for %s(%s)", ctor ? "constructor" : "method", ctor ? cls->name : name,
               argl);

@@ -8,7 +8,7 @@
  * superclass constructor runs. */
 #include <string.h>
 
-#include "checker_internal.h"
+#include "checker_generic.h"
 
 static DrExpr *new_expr(DrChecker *c, DrExprKind kind, DrPos pos, DrType *type) {
   DrExpr *e = dr_arena_alloc(c->arena, sizeof(DrExpr));
@@ -344,6 +344,8 @@ void chk_local_class_stmt(DrChecker *c, DrStmt *s) {
 }
 
 DrType *chk_anon_class(DrChecker *c, DrExpr *e, DrType *t) {
+  DrType *target = c->gen.target;
+  c->gen.target = NULL;
   DrClassDecl *d = e->body;
   DrClassSym *base = t->cls;
   bool iface = chk_is_interface(base);
@@ -359,11 +361,22 @@ DrType *chk_anon_class(DrChecker *c, DrExpr *e, DrType *t) {
       return e->type = &c->T->t_error;
     }
     sc = chk_resolve_call(c, e->pos, c->c_object, c->c_object->name, NULL, 0, true, &found);
+    if (e->tref.diamond) t = chk_gen_anon_diamond(c, base, target);
   } else {
+    c->gen.site = e->tref.diamond ? NULL : t;
+    c->gen.call = e;
     sc = chk_resolve_call(c, e->pos, base, base->name, e->args, e->nargs, true, &found);
+    c->gen.site = NULL;
+    c->gen.call = NULL;
     if (!sc) {
       if (!found) chk_error(c, e->pos, "cannot find symbol '%s'", base->name);
       return e->type = &c->T->t_error;
+    }
+    if (e->tref.diamond) {
+      e->type = NULL;
+      c->gen.target = target;
+      (void)chk_gen_instantiate(c, e, sc, NULL);
+      if (e->type) t = chk_gen_fn_type(c, e->type);
     }
   }
   DrTypeRef *tr = dr_arena_alloc(c->arena, sizeof(DrTypeRef));

@@ -3,7 +3,7 @@
  * constant folding of the operators JLS 15.29 admits. */
 #include <string.h>
 
-#include "checker_internal.h"
+#include "checker_generic.h"
 
 static DrType *err(DrChecker *c, DrExpr *e) {
   e->type = &c->T->t_error;
@@ -270,7 +270,9 @@ DrType *chk_assign(DrChecker *c, DrExpr *e) {
     e->type = lt;
     return ok2 ? lt : err(c, e);
   } else {
+    if (op == DR_BIN_NONE && chk_is_ref(lt)) c->gen.target = lt; /* inference */
     rt = op == DR_BIN_NONE ? chk_expr(c, e->rhs) : chk_value(c, e->rhs);
+    c->gen.target = NULL;
   }
   if (chk_is_err(lt)) return err(c, e);
   bool ok = chk_check_lvalue(c, t, op != DR_BIN_NONE);
@@ -415,7 +417,7 @@ static bool instanceof_ok(DrChecker *c, DrExpr *e, DrType *s, DrType *t) {
     chk_error(c, e->pos, "incompatible types: %s cannot be converted to %s", chk_type_str(c, s), chk_type_str(c, t));
     return false;
   }
-  return true;
+  return chk_gen_check_instanceof(c, e, s, t);
 }
 
 DrType *chk_instanceof(DrChecker *c, DrExpr *e) {

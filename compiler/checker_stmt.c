@@ -4,7 +4,7 @@
  * afterwards on the annotated body (checker_flow.c). */
 #include <string.h>
 
-#include "checker_internal.h"
+#include "checker_generic.h"
 
 static void check_block_stmts(DrChecker *c, DrStmt **stmts, int n) {
   for (int i = 0; i < n; i++)
@@ -106,7 +106,9 @@ static void check_return(DrChecker *c, DrStmt *s) {
   if (s->expr && chk_is_poly(s->expr) && ret->kind != TY_VOID) {
     chk_poly(c, s->expr, ret);
   } else if (s->expr) {
+    if (chk_is_ref(ret)) c->gen.target = ret; /* inference */
     DrType *t = chk_expr(c, s->expr);
+    c->gen.target = NULL;
     if (chk_is_err(ret) || chk_is_err(t)) return;
     if (ret->kind == TY_VOID) {
       chk_error(c, s->expr->pos, "incompatible types: unexpected return value");
@@ -124,8 +126,11 @@ static void check_foreach(DrChecker *c, DrStmt *s) {
   if (!chk_is_err(t)) {
     if (t->kind == TY_ARRAY)
       elem = t->elem;
-    else
-      chk_error(c, s->expr->pos, "for-each not applicable to expression type; required: array, found: %s",
+    else if (chk_gen_foreach(c, s, t)) {
+      chk_stmt(c, s); /* now the for statement it stands for */
+      return;
+    } else
+      chk_error(c, s->expr->pos, "for-each not applicable to expression type; required: array or java.lang.Iterable, found: %s",
                 chk_type_str(c, t));
   }
   int saved = c->nscope;
@@ -243,9 +248,18 @@ static void check_ctor_call(DrChecker *c, DrStmt *s, DrMethodSym *m) {
     return;
   }
   bool found = false;
+  DrType *site = chk_gen_as_super(c, k->type, target); /* super(x) of a Box<String> */
+  c->gen.site = site;
   s->ctor = chk_resolve_call(c, s->pos, target, target->name, s->args, s->nargs, true, &found);
+  c->gen.site = NULL;
   if (!s->ctor) return;
-  chk_call_args(c, s->ctor, &s->args, &s->nargs, s->pos);
+  DrExpr call;
+  memset(&call, 0, sizeof call);
+  call.kind = E_CALL;
+  call.pos = s->pos;
+  call.args = s->args;
+  call.nargs = s->nargs;
+  chk_call_args(c, chk_gen_instantiate(c, &call, s->ctor, site), &s->args, &s->nargs, s->pos);
   if (!s->is_super) chk_method(m)->ctor_target = s->ctor;
 }
 

@@ -3,7 +3,7 @@
  * yields of a switch expression and its type, and exhaustiveness. */
 #include <string.h>
 
-#include "checker_internal.h"
+#include "checker_generic.h"
 
 /* The switch's labels so far, by value, for the duplicate check: every
  * label that reaches it was converted to the selector's type. */
@@ -195,7 +195,8 @@ static DrType *result_type(DrChecker *c, DrExpr **rs, int n) {
     if (chk_is_prim(r)) r = chk_boxed_type(c, r); /* boxed, then lub */
     if (chk_subtype(c, r, t)) continue;
     if (chk_subtype(c, t, r)) t = r;
-    else if (t->kind == TY_CLASS && r->kind == TY_CLASS) t = chk_common_superclass(t->cls, r->cls, c->c_object)->type;
+    else if (t->kind == TY_CLASS && r->kind == TY_CLASS)
+      t = chk_gen_lub(c, t, r, chk_common_superclass(t->cls, r->cls, c->c_object));
     else t = c->t_object;
   }
   return t;

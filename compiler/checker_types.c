@@ -7,7 +7,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "checker_internal.h"
+#include "checker_generic.h"
 
 void chk_init_types(DrChecker *c) {
   DrTypes *T = c->T;
@@ -57,7 +57,7 @@ const char *dr_type_name(DrArena *arena, const DrType *t) {
   return "?";
 }
 
-const char *chk_type_str(DrChecker *c, const DrType *t) { return dr_type_name(c->arena, t); }
+const char *chk_type_str(DrChecker *c, const DrType *t) { return chk_gen_type_str(c, t); }
 
 bool chk_is_prim(const DrType *t) { return t && (t->kind == TY_BOOLEAN || chk_is_numeric(t)); }
 bool chk_is_numeric(const DrType *t) {
@@ -92,6 +92,8 @@ bool chk_subtype(DrChecker *c, DrType *s, DrType *t) {
   if (chk_is_err(s) || chk_is_err(t)) return true;
   if (s->kind == TY_NULL) return t->kind == TY_CLASS || t->kind == TY_ARRAY;
   if (t->kind == TY_CLASS && t == c->t_object) return s->kind == TY_CLASS || s->kind == TY_ARRAY;
+  bool gen = false;
+  if (chk_gen_subtype(c, s, t, &gen)) return gen;
   if (s->kind == TY_CLASS && t->kind == TY_CLASS) return chk_subclass(s->cls, t->cls);
   if (s->kind == TY_ARRAY && t->kind == TY_ARRAY)
     return chk_is_ref(s->elem) && chk_is_ref(t->elem) && chk_subtype(c, s->elem, t->elem);
@@ -135,6 +137,8 @@ bool chk_castable(DrChecker *c, DrType *s, DrType *t) {
   }
   if (t->kind == TY_NULL) return false;
   if (s->kind == TY_NULL) return true;
+  bool gen = false;
+  if (chk_gen_castable(c, s, t, &gen)) return gen;
   if (chk_subtype(c, s, t) || chk_subtype(c, t, s)) return true;
   if (s->kind == TY_CLASS && t->kind == TY_CLASS) {
     bool si = chk_is_interface(s->cls), ti = chk_is_interface(t->cls);
@@ -265,6 +269,7 @@ void chk_set_const(DrChecker *c, DrExpr *e, DrType *t, DrConst v) {
  * need not be patched).  Constants are converted at compile time. */
 void chk_coerce(DrChecker *c, DrExpr *e, DrType *t) {
   if (!e || !t || chk_is_err(e->type) || chk_is_err(t) || e->type == t) return;
+  chk_gen_relax(c, e, t);
   bool sp = chk_is_prim(e->type), tp = chk_is_prim(t);
   /* besides primitive conversions: boxing (to a class type) and unboxing */
   if (!sp && !tp) return;
@@ -309,7 +314,10 @@ bool chk_assign_to(DrChecker *c, DrExpr *e, DrType *t) {
     chk_coerce(c, e, t);
     return true;
   }
-  if (chk_is_ref(s) && chk_is_ref(t) && chk_subtype(c, s, t)) return true;
+  if (chk_is_ref(s) && chk_is_ref(t) && chk_subtype(c, s, t)) {
+    chk_gen_relax(c, e, t);
+    return true;
+  }
   if (chk_assign_boxing(c, e, t)) return true;
   if (e->kind == E_SWITCH && e->nargs) return chk_switch_poly(c, e, t);
   if (chk_is_numeric(s) && chk_is_numeric(t))

@@ -166,6 +166,13 @@ void parse_type(DrParser *p, DrTypeRef *t, bool allow_void);
 /* Reports `generics are not supported in DL` and skips <...> at the
  * current `<`. */
 void parse_skip_type_args(DrParser *p);
+/* parser_generic.c, each at its `<` */
+/* <A, ? extends B> into t's args (<>: t->diamond). */
+void parse_type_args(DrParser *p, DrTypeRef *t);
+/* x.<A, B>m(): the call's explicit type arguments. */
+void parse_call_type_args(DrParser *p, DrTypeRef **out, int *n);
+/* <T, U extends A & B> of a class or method. */
+void parse_type_params(DrParser *p, DrTypeParam **out, int *n);
 /* Index just past a type starting at token index i, or -1 if none. */
 int parse_scan_type(DrParser *p, int i);
 /* Index just past a balanced <...> at i, or -1. */

@@ -434,7 +434,7 @@ void parse_member(DrParser *p, DrClassDecl *d, int *cap) {
     m.nested = nested;
     m.pos = nested->pos;
   } else {
-    if (parse_at(p, T_LT)) parse_skip_type_args(p); /* <T> void m() */
+    if (parse_at(p, T_LT)) parse_type_params(p, &m.tparams, &m.ntparams); /* <T> void m() */
     DrToken *t = parse_cur(p);
     if (t->kind == T_IDENT && parse_peek(p, 1)->kind == T_LPAREN) {
       parse_advance(p);
@@ -533,7 +533,7 @@ static DrClassDecl *parse_type_decl(DrParser *p, unsigned mods, DrClassDecl *out
   d->mods = mods;
   parse_decl_origin(p, d, outer);
   d->name = parse_ident(p, &d->pos);
-  if (parse_at(p, T_LT)) parse_skip_type_args(p);
+  if (parse_at(p, T_LT)) parse_type_params(p, &d->tparams, &d->ntparams);
   if (parse_accept(p, T_EXTENDS)) {
     if (d->is_interface) {
       parse_type_list(p, &d->implements, &d->nimplements);

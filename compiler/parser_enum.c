@@ -1,7 +1,7 @@
 /* The parser, part 4: enum declarations (JLS 8.9), read as the class
  * javac makes of them.  `enum E { A(1), B { body }; members }` becomes
  *
- *   final class E extends java.lang.Enum {
+ *   final class E extends java.lang.Enum<E> {
  *     public static final E A = new E("A", 0, 1);
  *     public static final E B = new E$1("B", 1);   // E$1 extends E: B's body
  *     private static final E[] $VALUES = {A, B};
@@ -224,6 +224,11 @@ DrClassDecl *parse_enum(DrParser *p, unsigned mods, DrClassDecl *outer) {
   d->extends = dr_arena_alloc(p->arena, sizeof *d->extends);
   d->extends->name = "java.lang.Enum";
   d->extends->pos = d->pos;
+  d->extends->has_args = true; /* Enum<E> */
+  d->extends->nargs = 1;
+  d->extends->args = dr_arena_alloc(p->arena, sizeof(DrTypeRef));
+  d->extends->args->name = d->name ? d->name : "?";
+  d->extends->args->pos = d->pos;
   if (parse_accept(p, T_IMPLEMENTS)) parse_type_list(p, &d->implements, &d->nimplements);
   if (!parse_expect(p, T_LBRACE) || !parse_enter(p)) return d;
   DrEnumConst *ks = NULL;

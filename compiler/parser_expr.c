@@ -109,8 +109,14 @@ static void parse_type_name(DrParser *p, DrTypeRef *t, bool allow_void) {
   const char *name = tok->text;
   parse_advance(p);
   for (;;) {
-    if (parse_at(p, T_LT)) parse_skip_type_args(p);
+    if (parse_at(p, T_LT)) parse_type_args(p, t);
     if (parse_at(p, T_DOT) && parse_peek(p, 1)->kind == T_IDENT) {
+      if (t->has_args) { /* Outer<A>.Inner: the qualifier's arguments (not checked) */
+        t->outer_args = true;
+        t->has_args = t->diamond = false;
+        t->args = NULL;
+        t->nargs = 0;
+      }
       parse_advance(p);
       name = dr_arena_printf(p->arena, "%s.%s", name, parse_advance(p)->text);
     } else {
@@ -123,6 +129,7 @@ static void parse_type_name(DrParser *p, DrTypeRef *t, bool allow_void) {
 void parse_type(DrParser *p, DrTypeRef *t, bool allow_void) {
   memset(t, 0, sizeof *t);
   parse_type_name(p, t, allow_void);
+  if (t->diamond) parse_error(p, t->pos, "illegal start of type"); /* <> only after new */
   while (parse_at(p, T_LBRACKET) && parse_peek(p, 1)->kind == T_RBRACKET) {
     parse_advance(p);
     parse_advance(p);
@@ -208,7 +215,7 @@ static DrExpr *parse_method_ref(DrParser *p, DrExpr *q) {
   DrExpr *e = parse_new_expr(p, E_METHOD_REF, parse_cur(p)->pos);
   parse_advance(p);
   e->target = q;
-  if (parse_at(p, T_LT)) parse_skip_type_args(p);
+  if (parse_at(p, T_LT)) parse_call_type_args(p, &e->targs, &e->ntargs); /* ignored: inferred */
   if (parse_at(p, T_NEW)) {
     parse_advance(p);
     e->name = "new";
@@ -408,12 +415,16 @@ static DrExpr *parse_primary(DrParser *p) {
       return parse_method_ref(p, q);
     }
     if (!parse_expect(p, T_DOT)) return parse_placeholder(p, pos);
-    if (parse_at(p, T_LT)) parse_skip_type_args(p);
+    DrTypeRef *targs = NULL;
+    int ntargs = 0;
+    if (parse_at(p, T_LT)) parse_call_type_args(p, &targs, &ntargs);
     DrPos npos;
     const char *name = parse_ident(p, &npos);
     if (parse_at(p, T_LPAREN)) {
       DrExpr *e = parse_new_expr(p, E_CALL, npos);
       e->name = name;
+      e->targs = targs;
+      e->ntargs = ntargs;
       e->is_super = true;
       parse_args(p, &e->args, &e->nargs);
       return e;
@@ -473,7 +484,9 @@ static DrExpr *parse_selector(DrParser *p, DrExpr *e) {
   switch (t->kind) {
   case T_DOT: {
     parse_advance(p);
-    if (parse_at(p, T_LT)) parse_skip_type_args(p);
+    DrTypeRef *targs = NULL;
+    int ntargs = 0;
+    if (parse_at(p, T_LT)) parse_call_type_args(p, &targs, &ntargs);
     DrToken *n = parse_cur(p);
     switch (n->kind) {
     case T_IDENT: {
@@ -481,6 +494,9 @@ static DrExpr *parse_selector(DrParser *p, DrExpr *e) {
       DrExpr *x = parse_new_expr(p, parse_at(p, T_LPAREN) ? E_CALL : E_FIELD_ACCESS, pos);
       x->target = e;
       x->name = n->text;
+      x->targs = targs;
+      x->ntargs = ntargs;
+      if (ntargs && x->kind != E_CALL) parse_error_expected(p, "'('");
       if (x->kind == E_CALL) parse_args(p, &x->args, &x->nargs);
       return x;
     }

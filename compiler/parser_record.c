@@ -16,6 +16,13 @@ typedef struct {
 
 static const char *rec_type_text(DrParser *p, const DrTypeRef *t) {
   const char *s = t->name ? t->name : "int";
+  if (t->wild == DR_WILD_ANY) return "?";
+  if (t->wild) s = dr_arena_printf(p->arena, "? %s %s", t->wild == DR_WILD_EXTENDS ? "extends" : "super", s);
+  if (t->nargs) {
+    s = dr_arena_printf(p->arena, "%s<", s);
+    for (int j = 0; j < t->nargs; j++) s = dr_arena_printf(p->arena, "%s%s%s", s, j ? "," : "", rec_type_text(p, &t->args[j]));
+    s = dr_arena_printf(p->arena, "%s>", s);
+  }
   for (int j = 0; j < t->dims; j++) s = dr_arena_printf(p->arena, "%s[]", s);
   return s;
 }
@@ -203,6 +210,7 @@ DrClassDecl *parse_record(DrParser *p, unsigned mods, DrClassDecl *outer) {
   d->mods = mods | DR_MOD_FINAL | (outer ? DR_MOD_STATIC : 0);
   parse_decl_origin(p, d, outer);
   d->name = parse_ident(p, &d->pos);
+  if (parse_at(p, T_LT)) parse_type_params(p, &d->tparams, &d->ntparams);
   d->extends = dr_arena_alloc(p->arena, sizeof *d->extends);
   d->extends->name = "java.lang.Record";
   d->extends->pos = d->pos;

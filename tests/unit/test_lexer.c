@@ -555,8 +555,8 @@ static void test_parser_errors(DrCheck *c) {
   CHECK(c, parse_error_is("class A { void f() { F r = (int x, ) -> x; } }", 1, 35, "<identifier> expected"));
   CHECK(c, parse_error_is("class A { Object o = String::; }", 1, 30, "<identifier> expected"));
   CHECK(c, parse_error_is("class A { Object o = (1).class; }", 1, 26, "<identifier> expected"));
-  CHECK(c, parse_error_is("class A { java.util.List<String> l; }", 1, 25, "generics are not supported in DL"));
-  CHECK(c, parse_error_is("class A<T> { }", 1, 8, "generics are not supported in DL"));
+  CHECK(c, parse_error_is("class A { Box<String l; }", 1, 21, "'>' expected"));
+  CHECK(c, parse_error_is("class A<> { }", 1, 9, "<identifier> expected"));
   CHECK(c, parse_error_is("class A { int f() { return @Override; } }", 1, 28, "illegal start of expression"));
   CHECK(c, parse_error_is("class A { Object o = new Object() { int }; }", 1, 40, "<identifier> expected"));
   CHECK(c, parse_error_is("class A { void f() { outer: for (;;) break outer } }", 1, 49, "';' expected"));
