@@ -93,6 +93,8 @@ static DrType *upper(DrChecker *c, DrType *a) {
 
 /* Constraint: actual a is compatible with formal f. */
 static void unify(DrChecker *c, DrInfer *in, DrType *f, DrType *a, int depth) {
+  /* a primitive argument of a variable's type is boxed (loose invocation) */
+  if (a && depth == 0 && chk_is_prim(a)) a = chk_boxed_type(c, a);
   if (!f || !a || depth > 32 || !chk_is_ref(a) || a->kind == TY_NULL || chk_is_err(a)) return;
   int i = var_index(in, f);
   if (i >= 0) {
@@ -228,7 +230,11 @@ static void infer_from_lambda(DrChecker *c, DrInfer *in, DrExpr *arg, DrType *fo
   DrChkSubst ks = infer_subst(&known);
   DrExpr *body = arg->rhs;
   chk_poly(c, arg, chk_gen_subst(c, formal, &ks));
-  if (body && body->type && chk_is_ref(body->type) && body->type->kind != TY_NULL) in->vals[ri] = body->type;
+  /* the body's own type: checking it against the unknown's default may
+   * have boxed it (E_CONVERT to Object) */
+  DrType *bt = !body ? NULL : body->kind == E_CONVERT && body->target ? body->target->type : body->type;
+  if (bt && chk_is_prim(bt)) bt = chk_boxed_type(c, bt); /* () -> 5 gives an Integer */
+  if (bt && chk_is_ref(bt) && bt->kind != TY_NULL) in->vals[ri] = bt;
   else in->vals[ri] = known.vals[ri];
   arg->synthetic = true; /* checked: its type is set below */
 }
