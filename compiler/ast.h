@@ -458,10 +458,13 @@ typedef struct {
   const char *file_name; /* shown in stack traces ("Bank.java"); NULL: the VM's source_name */
 } DrSource;
 
-/* An import declaration (JLS 7.5; static imports are rejected). */
+/* An import declaration (JLS 7.5). */
 typedef struct {
-  const char *name;   /* "java.util.Random"; on demand: "java.util" */
+  const char *name;   /* "java.util.Random"; on demand: "java.util";
+                         static: the class ("java.lang.Math") */
   bool on_demand;     /* import name.*; */
+  bool is_static;     /* import static name.member; or import static name.*; */
+  const char *member; /* a single static import's member name */
   DrPos pos;
   DrClassSym *sym;    /* checker: the class imported (single-type), or the
                          class whose member classes are imported on demand */

@@ -935,6 +935,7 @@ bool dr_check(DrArena *arena, DrDiagList *diags, DrTypes *types, DrProgram *prog
   chk_units_resolve(c);
   for (int i = 0; i < c->nclasses; i++) chk_resolve_supers(c, c->classes[i]);
   for (int i = 0; i < c->nclasses; i++) declare_members(c, c->classes[i]);
+  chk_units_check_static(c);
   for (int i = 0; i < c->nclasses; i++) check_class_rules(c, c->classes[i]);
   for (int i = 0; i < c->nclasses; i++) chk_class_annotations(c, c->classes[i]);
   for (int i = 0; i < c->nclasses; i++) check_bodies(c, c->classes[i]);

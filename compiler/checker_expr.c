@@ -132,6 +132,8 @@ static DrType *check_name(DrChecker *c, DrExpr *e) {
     DrFieldSym *f = chk_lookup_field(c, k, name);
     if (f) return name_as_field(c, e, f, k, lvalue, simple);
   }
+  DrClassSym *imported = chk_static_import(c, name, false);
+  if (imported) return name_as_field(c, e, chk_lookup_field(c, imported, name), imported, lvalue, simple);
   bool is_pkg = false;
   DrClassSym *k = chk_find_class(c, name, &is_pkg);
   if (k || is_pkg) {
@@ -416,6 +418,20 @@ static DrType *check_call(DrChecker *c, DrExpr *e) {
     e->target = chk_new_this(c, e->pos);
     c->gen.target = target;
     return finish_call(c, e, m, k->type);
+  }
+  DrClassSym *imported = NULL;
+  if (!e->target) {
+    DrClassSym *k = c->cur.cls;
+    while (k && !chk_has_method_named(c, k, name)) k = k->outer;
+    if (!k && (imported = chk_static_import(c, name, true))) {
+      /* a statically imported method: as if called as Class.name(...) */
+      DrExpr *q = dr_arena_alloc(c->arena, sizeof(DrExpr));
+      q->kind = E_TYPE;
+      q->pos = e->pos;
+      q->type = imported->type;
+      q->name = imported->name;
+      e->target = q;
+    }
   }
   if (!e->target) {
     chk_args(c, e->args, e->nargs);

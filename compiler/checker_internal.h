@@ -277,6 +277,10 @@ void chk_local_annotations(DrChecker *c, const DrStmt *s);
 const char *chk_qualify(DrChecker *c, const char *pkg, const char *name);
 /* The file of the code being checked (NULL: the prelude's, or none). */
 DrUnit *chk_cur_unit(DrChecker *c);
+/* The class whose static method (methods) or field named name a static
+ * import of the current file brings in scope: single imports first. */
+DrClassSym *chk_static_import(DrChecker *c, const char *name, bool methods);
+void chk_units_check_static(DrChecker *c);
 const char *chk_package_of(DrClassSym *k);
 bool chk_same_package(DrChecker *c, DrClassSym *k);
 bool chk_class_accessible(DrChecker *c, DrClassSym *k);

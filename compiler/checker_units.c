@@ -125,6 +125,73 @@ static void resolve_on_demand(DrChecker *c, DrImport *im) {
   chk_error(c, im->pos, "package %s does not exist", im->name);
 }
 
+/* Whether k has a static method (methods) or static field named name:
+ * what a static import of it imports (JLS 7.5.3). */
+static bool has_static_member(DrChecker *c, DrClassSym *k, const char *name, bool methods) {
+  if (!methods) {
+    DrFieldSym *f = chk_lookup_field(c, k, name);
+    return f && ((f->mods & DR_MOD_STATIC) || chk_field(f)->is_interface_const);
+  }
+  int guard = 0;
+  for (DrClassSym *s = k; s && guard < 256; s = s->super, guard++)
+    for (DrMethodSym *m = chk_methods_named(c, s, name); m; m = chk_method(m)->next_named)
+      if ((m->mods & DR_MOD_STATIC) && !(m->mods & DR_MOD_PRIVATE)) return true;
+  return false;
+}
+
+/* import static a.B.m; and import static a.B.*; (JLS 7.5.3, 7.5.4): the
+ * class must exist, and a single import's member must be a static field,
+ * method or member class of it. */
+static void resolve_static(DrChecker *c, DrImport *im) {
+  DrClassSym *k = import_target(c, im->name);
+  if (!k) {
+    const char *dot = strrchr(im->name, '.');
+    const char *pkg = dot ? dr_arena_strndup(c->arena, im->name, (size_t)(dot - im->name)) : im->name;
+    if (!dot || missing_package(c, pkg))
+      chk_error(c, im->pos, "package %s does not exist", pkg);
+    else
+      chk_error(c, im->pos, "cannot find symbol '%s'%s", im->name,
+                strncmp(im->name, "java.", 5) == 0 ? " (DL's library has only the classes listed in docs/language.md)" : "");
+    return;
+  }
+  if (!chk_class_accessible(c, k)) {
+    chk_report_class_access(c, im->pos, k);
+    return;
+  }
+  im->sym = k;
+}
+
+/* Once members are declared: a single static import's member exists. */
+void chk_units_check_static(DrChecker *c) {
+  for (int i = 0; i < c->prog->nunits; i++) {
+    DrUnit *u = c->prog->units[i];
+    for (int j = 0; j < u->nimports; j++) {
+      DrImport *im = &u->imports[j];
+      if (!im->is_static || !im->member || !im->sym) continue;
+      if (has_static_member(c, im->sym, im->member, true) || has_static_member(c, im->sym, im->member, false) ||
+          chk_member_class(c, im->sym, im->member))
+        continue;
+      memset(&c->cur, 0, sizeof c->cur);
+      c->cur.unit = u;
+      chk_error(c, im->pos, "cannot find symbol: static %s in class %s", im->member, im->sym->source_name);
+      im->sym = NULL;
+    }
+  }
+  memset(&c->cur, 0, sizeof c->cur);
+}
+
+DrClassSym *chk_static_import(DrChecker *c, const char *name, bool methods) {
+  DrUnit *u = chk_cur_unit(c);
+  for (int pass = 0; pass < 2 && u; pass++)
+    for (int i = 0; i < u->nimports; i++) {
+      const DrImport *im = &u->imports[i];
+      if (!im->is_static || !im->sym || im->on_demand != (pass == 1)) continue;
+      if (im->member && strcmp(im->member, name) != 0) continue;
+      if (has_static_member(c, im->sym, name, methods)) return im->sym;
+    }
+  return NULL;
+}
+
 static void check_package_name(DrChecker *c, DrUnit *u) {
   if (!u->package) return;
   if (strcmp(u->package, "java") == 0 || strncmp(u->package, "java.", 5) == 0)
@@ -138,7 +205,8 @@ void chk_units_resolve(DrChecker *c) {
     c->cur.unit = u;
     check_package_name(c, u);
     for (int j = 0; j < u->nimports; j++) {
-      if (u->imports[j].on_demand) resolve_on_demand(c, &u->imports[j]);
+      if (u->imports[j].is_static) resolve_static(c, &u->imports[j]);
+      else if (u->imports[j].on_demand) resolve_on_demand(c, &u->imports[j]);
       else resolve_single(c, u, &u->imports[j]);
     }
   }
@@ -157,9 +225,14 @@ DrClassSym *chk_unit_class(DrChecker *c, const char *name) {
   const char *pkg = u ? u->package : NULL;
   DrClassSym *same = chk_name_get(c, NULL, CHK_NS_TYPE, chk_qualify(c, pkg, name));
   if (same && same->decl->unit == u) return same;
-  for (int i = 0; u && i < u->nimports; i++)
-    if (!u->imports[i].on_demand && u->imports[i].sym && strcmp(u->imports[i].sym->name, name) == 0)
-      return u->imports[i].sym;
+  for (int i = 0; u && i < u->nimports; i++) {
+    const DrImport *im = &u->imports[i];
+    if (im->is_static && im->member && im->sym && strcmp(im->member, name) == 0) {
+      DrClassSym *mk = chk_member_class(c, im->sym, name);
+      if (mk) return mk;
+    }
+    if (!im->on_demand && !im->is_static && im->sym && strcmp(im->sym->name, name) == 0) return im->sym;
+  }
   if (same) return same;
   DrClassSym *found = NULL;
   for (int i = 0; u && i < u->nimports && !found; i++)

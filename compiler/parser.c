@@ -319,8 +319,8 @@ unsigned parse_modifiers(DrParser *p, bool in_class_body) {
     }
     if (!m) return mods;
     if (mods & m) parse_error(p, t->pos, "repeated modifier");
-    if (t->kind == T_TRANSIENT) parse_unsupported(p, t->pos, "transient is");
-    if (t->kind == T_STRICTFP) parse_unsupported(p, t->pos, "strictfp is");
+    /* transient: DL has no serialization; strictfp: every floating-point
+     * expression is strict since Java 17 (javac only warns) */
     mods |= m;
     parse_advance(p);
   }
@@ -919,16 +919,22 @@ static void parse_import(DrParser *p) {
   DrPos npos = parse_cur(p)->pos;
   const char *name = parse_qualified_name(p, true);
   parse_expect(p, T_SEMI);
-  if (is_static) {
-    parse_unsupported(p, pos, "static imports are");
-    return;
-  }
+  (void)pos;
   if (strcmp(name, "<error>") == 0 || strstr(name, ".<error>")) return;
-  DrImport im = {name, false, npos, NULL};
+  DrImport im = {name, false, is_static, NULL, npos, NULL};
   size_t n = strlen(name);
   if (n > 2 && strcmp(name + n - 2, ".*") == 0) {
     im.on_demand = true;
     im.name = dr_arena_strndup(p->arena, name, n - 2);
+  } else if (is_static) {
+    /* import static a.B.m: the class a.B and its member m */
+    const char *dot = strrchr(name, '.');
+    if (!dot) {
+      parse_error(p, npos, "'.' expected");
+      return;
+    }
+    im.member = dot + 1;
+    im.name = dr_arena_strndup(p->arena, name, (size_t)(dot - name));
   }
   DR_ARENA_PUSH(p->arena, p->unit->imports, p->unit->nimports, p->imports_cap, im);
 }
