@@ -327,6 +327,7 @@ struct DrStmt {
   /* S_LOCAL, and S_FOREACH's variable (one declarator) */
   DrTypeRef tref;
   bool is_final;
+  bool is_resource;   /* S_LOCAL: a try-with-resources resource (AutoCloseable) */
   DrDeclarator *decls;
   int ndecls;
   DrAnnotation *annots; /* S_LOCAL */

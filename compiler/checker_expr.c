@@ -336,6 +336,19 @@ static bool any_error(DrExpr **args, int nargs) {
   return false;
 }
 
+/* x.getClass() is a Class<? extends |T|> for x of static type T (JLS
+ * 4.3.2), not Object.getClass()'s declared Class<?>. */
+static void get_class_type(DrChecker *c, DrExpr *e, DrMethodSym *m) {
+  if (m->nparams || m->owner != c->c_object || strcmp(m->name, "getClass") != 0 || !e->type ||
+      e->type->kind != TY_CLASS || chk_gen_ntparams(e->type->cls) != 1)
+    return;
+  DrType *recv = e->target && e->target->type ? e->target->type : c->cur.cls ? c->cur.cls->type : NULL;
+  if (!recv || !chk_is_ref(recv) || recv->kind == TY_NULL) return;
+  DrType *bound = chk_gen_erasure(c, recv);
+  DrType *w = chk_gen_wildcard(c, DR_WILD_EXTENDS, bound);
+  e->type = chk_gen_param_type(c, e->type->cls, &w, 1);
+}
+
 static DrType *finish_call(DrChecker *c, DrExpr *e, DrMethodSym *m, DrType *site) {
   e->method = m;
   c->gen.site = NULL;
@@ -354,6 +367,7 @@ static DrType *finish_call(DrChecker *c, DrExpr *e, DrMethodSym *m, DrType *site
   }
   e->type = view->ret;
   chk_gen_erased_result(c, e, m->ret);
+  get_class_type(c, e, m);
   return e->type;
 }
 
@@ -692,7 +706,9 @@ static DrType *check_class_lit(DrChecker *c, DrExpr *e) {
   }
   DrClassSym *k = chk_name_get(c, NULL, CHK_NS_PRELUDE_TYPE, "Class");
   if (!k) return err(c, e);
-  e->type = k->type;
+  /* C.class is a Class<C> (of C's raw type when C is generic) */
+  DrType *arg = t->kind == TY_CLASS && chk_gen_ntparams(t->cls) ? chk_gen_raw(c, t->cls) : t;
+  e->type = chk_gen_ntparams(k) == 1 ? chk_gen_param_type(c, k, &arg, 1) : k->type;
   return e->type;
 }
 

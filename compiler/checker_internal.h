@@ -74,6 +74,7 @@ typedef struct {
   int ncap, cap_cap;
   bool var_pending;    /* `var x = init`: init is being checked, x has no type yet */
   bool is_binding;     /* a pattern's binding variable: assigned by its test */
+  bool is_resource;    /* a try-with-resources resource */
 } DrChkLocal;
 
 static inline DrChkClass *chk_class(DrClassSym *s) { return (DrChkClass *)s; }

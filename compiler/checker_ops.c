@@ -80,6 +80,8 @@ bool chk_check_lvalue(DrChecker *c, DrExpr *t, bool compound) {
     if (!l->is_final || cl->blank_final) return true; /* blank finals: flow analysis */
     if (cl->is_param)
       chk_error(c, t->pos, "final parameter %s may not be assigned", l->name);
+    else if (cl->is_resource)
+      chk_error(c, t->pos, "auto-closeable resource %s may not be assigned", l->name);
     else
       chk_error(c, t->pos, "cannot assign a value to final variable %s", l->name);
     return false;

@@ -67,10 +67,24 @@ static void check_bound(DrChecker *c, DrStmt *s, DrExpr *cond, bool when_true) {
   chk_scope_pop(c, saved);
 }
 
+/* A try-with-resources resource must be AutoCloseable (JLS 14.20.3). */
+static void check_resource(DrChecker *c, DrStmt *s) {
+  DrLocalSym *l = s->ndecls ? s->decls[0].sym : NULL;
+  DrClassSym *ac = chk_name_get(c, NULL, CHK_NS_PRELUDE_TYPE, "AutoCloseable");
+  if (!l || !ac || chk_is_err(l->type)) return;
+  chk_local(l)->is_resource = true;
+  if (l->type->kind == TY_CLASS && chk_subtype(c, l->type, ac->type)) return;
+  chk_error(c, s->decls[0].init ? s->decls[0].init->pos : s->pos,
+            "incompatible types: try-with-resources not applicable to variable type (%s cannot be converted to "
+            "AutoCloseable)", chk_type_str(c, l->type));
+  l->type = &c->T->t_error; /* no cascade at its close() */
+}
+
 static void check_local_decl(DrChecker *c, DrStmt *s) {
   if (chk_is_var(&s->tref)) {
     if (s->ndecls > 1) chk_error(c, s->decls[1].pos, "'var' is not allowed in a compound declaration");
     for (int i = 0; i < s->ndecls; i++) check_var_decl(c, s, &s->decls[i]);
+    if (s->is_resource) check_resource(c, s);
     return;
   }
   DrType *base = chk_resolve_tref(c, &s->tref);
@@ -92,6 +106,7 @@ static void check_local_decl(DrChecker *c, DrStmt *s) {
       }
     }
   }
+  if (s->is_resource) check_resource(c, s);
 }
 
 static void check_return(DrChecker *c, DrStmt *s) {

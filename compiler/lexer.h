@@ -90,6 +90,7 @@ typedef struct {
   DrAnnotation *annots;/* the annotations the last modifiers had (parse_take_annots) */
   int nannots, annots_cap;
   int imports_cap;
+  int ntemps;          /* the compiler's own locals made so far (parser_try.c) */
 } DrParser;
 
 enum { DR_PARSE_MAX_DEPTH = 500 };
@@ -147,6 +148,11 @@ DrClassDecl *parse_enum(DrParser *p, unsigned mods, DrClassDecl *outer);
 /* At `record`: the record class as an ordinary final class that extends
  * java.lang.Record (JLS 8.10). */
 DrClassDecl *parse_record(DrParser *p, unsigned mods, DrClassDecl *outer);
+
+/* parser_try.c */
+/* At `(` after `try`: the resources and the block, as the plain
+ * statements that mean them; the caller adds catch and finally. */
+DrStmt *parse_try_resources(DrParser *p, DrPos pos);
 
 /* parser_switch.c */
 /* After `switch`: the selector and the body, of a statement or (is_expr)

@@ -751,13 +751,8 @@ static DrStmt *parse_for(DrParser *p, DrPos pos) {
 
 static DrStmt *parse_try(DrParser *p, DrPos pos) {
   DrStmt *s = parse_new_stmt(p, S_TRY, pos);
-  bool resources = false;
-  if (parse_at(p, T_LPAREN)) {
-    parse_unsupported(p, pos, "try-with-resources is");
-    parse_skip_group(p);
-    resources = true;
-  }
-  s->body = parse_block(p);
+  bool resources = parse_at(p, T_LPAREN);
+  s->body = resources ? parse_try_resources(p, pos) : parse_block(p);
   int cap = 0;
   while (parse_at(p, T_CATCH)) {
     DrCatch c;
@@ -779,6 +774,8 @@ static DrStmt *parse_try(DrParser *p, DrPos pos) {
   if (parse_accept(p, T_FINALLY)) s->finally_body = parse_block(p);
   if (!s->ncatches && !s->finally_body && !resources)
     parse_error(p, pos, "'try' without 'catch', 'finally' or resource declarations");
+  /* nothing to catch or finish: the resources' block alone (JLS 14.20.3.1) */
+  if (resources && !s->ncatches && !s->finally_body) return s->body;
   return s;
 }
 
