@@ -379,6 +379,8 @@ enum {
   DR_MOD_HIDDEN = 1 << 12,  /* synthetic: a lambda's or method reference's
                                forwarding method, left out of stack traces as
                                the JVM leaves out its lambda forms */
+  DR_MOD_SEALED = 1 << 13,     /* sealed class or interface (JLS 8.1.1.2) */
+  DR_MOD_NON_SEALED = 1 << 14, /* non-sealed */
 };
 
 struct DrParam {
@@ -445,6 +447,8 @@ struct DrClassDecl {
   DrTypeRef *extends; /* NULL if none; interfaces: see implements */
   DrTypeRef *implements; /* for an interface: the interfaces it extends */
   int nimplements;
+  DrTypeRef *permits;    /* sealed: the permits clause (NULL: the file's subclasses) */
+  int npermits;
   DrMember *members;  /* in source order (initialization order matters) */
   int nmembers;
   DrClassDecl *outer; /* enclosing class for nested classes */

@@ -309,6 +309,7 @@ static const struct {
     {DR_MOD_STATIC, "static"},     {DR_MOD_FINAL, "final"},       {DR_MOD_SYNCHRONIZED, "synchronized"},
     {DR_MOD_VOLATILE, "volatile"}, {DR_MOD_TRANSIENT, "transient"}, {DR_MOD_NATIVE, "native"},
     {DR_MOD_ABSTRACT, "abstract"}, {DR_MOD_DEFAULT, "default"},   {DR_MOD_STRICTFP, "strictfp"},
+    {DR_MOD_SEALED, "sealed"},     {DR_MOD_NON_SEALED, "non-sealed"},
 };
 
 static const char *first_mod(unsigned mods) {
@@ -338,6 +339,8 @@ static bool check_mods(DrChecker *c, DrPos pos, unsigned mods, unsigned allowed)
       {DR_MOD_PUBLIC, DR_MOD_PRIVATE | DR_MOD_PROTECTED},
       {DR_MOD_PRIVATE, DR_MOD_PUBLIC | DR_MOD_PROTECTED},
       {DR_MOD_FINAL, DR_MOD_VOLATILE},
+      {DR_MOD_FINAL, DR_MOD_SEALED | DR_MOD_NON_SEALED},
+      {DR_MOD_SEALED, DR_MOD_NON_SEALED},
   };
   for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++)
     if ((mods & pairs[i][0]) && (mods & pairs[i][1])) {
@@ -358,7 +361,7 @@ enum {
   MODS_IFACE_METHOD = DR_MOD_PUBLIC | DR_MOD_PRIVATE | DR_MOD_ABSTRACT | DR_MOD_DEFAULT | DR_MOD_STATIC |
                       DR_MOD_STRICTFP,
   MODS_CTOR = MODS_ACCESS,
-  MODS_TOP_CLASS = DR_MOD_PUBLIC | DR_MOD_ABSTRACT | DR_MOD_FINAL | DR_MOD_STRICTFP,
+  MODS_TOP_CLASS = DR_MOD_PUBLIC | DR_MOD_ABSTRACT | DR_MOD_FINAL | DR_MOD_STRICTFP | DR_MOD_SEALED | DR_MOD_NON_SEALED,
   MODS_MEMBER_CLASS = MODS_TOP_CLASS | DR_MOD_PRIVATE | DR_MOD_PROTECTED | DR_MOD_STATIC,
 };
 
@@ -760,6 +763,7 @@ static void check_class_rules(DrChecker *c, DrClassSym *k) {
   c->cur.label_base = c->nlabels;
   check_overriding(c, k);
   check_default_clash(c, k);
+  chk_sealed_rules(c, k);
   if (!(k->flags & DR_CLS_SYM_ABSTRACT)) {
     DrMethodSym *a = NULL;
     if (find_unimplemented(c, k, k, 0, &a))

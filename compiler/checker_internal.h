@@ -282,6 +282,8 @@ DrUnit *chk_cur_unit(DrChecker *c);
  * import of the current file brings in scope: single imports first. */
 DrClassSym *chk_static_import(DrChecker *c, const char *name, bool methods);
 void chk_units_check_static(DrChecker *c);
+/* checker_sealed.c: who may extend a sealed class, as javac checks it */
+void chk_sealed_rules(DrChecker *c, DrClassSym *k);
 const char *chk_package_of(DrClassSym *k);
 bool chk_same_package(DrChecker *c, DrClassSym *k);
 bool chk_class_accessible(DrChecker *c, DrClassSym *k);

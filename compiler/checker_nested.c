@@ -309,6 +309,10 @@ DrClassSym *chk_find_local_class(DrChecker *c, const char *name) {
 void chk_local_class_stmt(DrChecker *c, DrStmt *s) {
   DrClassDecl *d = s->class_decl;
   if (!c->cur.cls || !d || !d->name) return;
+  if (d->mods & (DR_MOD_SEALED | DR_MOD_NON_SEALED)) {
+    chk_error(c, d->pos, "sealed or non-sealed local classes are not allowed");
+    return;
+  }
   if (d->mods & ~(unsigned)(DR_MOD_ABSTRACT | DR_MOD_FINAL | DR_MOD_STATIC)) {
     chk_error(c, d->pos, "modifier static not allowed here");
     return;

@@ -313,7 +313,9 @@ unsigned parse_modifiers(DrParser *p, bool in_class_body) {
       if (i == 3 && !(parse_peek(p, 1)->kind == T_MINUS && parse_is_ident(p, 2, "sealed"))) return mods;
       DrTokKind next = parse_peek(p, i)->kind;
       if (next != T_CLASS && next != T_INTERFACE && !parse_modifier_bit(next)) return mods;
-      parse_unsupported(p, t->pos, "sealed classes are");
+      unsigned bit = i == 3 ? DR_MOD_NON_SEALED : DR_MOD_SEALED;
+      if (mods & bit) parse_error(p, t->pos, "repeated modifier");
+      mods |= bit;
       p->pos += i;
       continue;
     }
@@ -544,11 +546,8 @@ static DrClassDecl *parse_type_decl(DrParser *p, unsigned mods, DrClassDecl *out
   }
   if (!d->is_interface && parse_accept(p, T_IMPLEMENTS)) parse_type_list(p, &d->implements, &d->nimplements);
   if (parse_is_ident(p, 0, "permits")) {
-    parse_unsupported(p, parse_cur(p)->pos, "sealed classes are");
     parse_advance(p);
-    DrTypeRef *skip = NULL;
-    int nskip = 0;
-    parse_type_list(p, &skip, &nskip);
+    parse_type_list(p, &d->permits, &d->npermits);
   }
   parse_class_body(p, d);
   return d;
