@@ -129,7 +129,7 @@ static DrStmt *resource(DrParser *p, int k, const char **name) {
   DrPos pos = parse_cur(p)->pos;
   int j = parse_scan_type(p, p->pos);
   bool decl = parse_at(p, T_FINAL) || parse_at(p, T_AT) ||
-              (j >= 0 && parse_kind_at(p, j) == T_IDENT && parse_kind_at(p, j + 1) == T_ASSIGN);
+              (j >= 0 && parse_kind_at(p, j) == T_IDENT);
   DrStmt *s;
   if (decl) {
     (void)parse_modifiers(p, false);

@@ -563,7 +563,7 @@ static void test_parser_errors(DrCheck *c) {
   CHECK(c, parse_error_is("class A { int[] b = new int[2][][0]; }", 1, 34, "']' expected"));
   CHECK(c, parse_error_is("class A { void f(int k) { switch (k) { case 1 -> g(); default: } } }", 1, 55, "different case kinds used in the switch"));
   CHECK(c, parse_error_is("class A { void f(int k) { switch (k) { case 1 -> 2; } } }", 1, 50, "not a statement"));
-  CHECK(c, parse_error_is("class A { void f() { try (R r = g()) { } } }", 1, 22, "try-with-resources is not supported in DL"));
+  CHECK(c, parse_error_is("class A { void f() { try (R r) { } } }", 1, 30, "'=' expected"));
   CHECK(c, parse_error_is("class A { void f() { try { } } }", 1, 22, "'try' without 'catch', 'finally' or resource declarations"));
   CHECK(c, parse_error_is("import p.A;\npackage p;\nclass A { }", 2, 1, "class, interface, enum, or record expected"));
   CHECK(c, parse_error_is("package p;\npackage q;\nclass A { }", 2, 1, "class, interface, enum, or record expected"));
