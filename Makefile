@@ -122,9 +122,9 @@ asan: $(FFI_TEST_LIB)
 	  LDFLAGS="-fsanitize=address,undefined" drvm-asan $(patsubst $(BUILD)/%,build-asan/%,$(UNIT_BINS) $(API_BINS))
 	@export ASAN_OPTIONS=detect_leaks=1; $(call API_RUN,$(patsubst $(BUILD)/%,build-asan/%,$(API_BINS)))
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 python3 tests/runner.py --drvm ./drvm-asan --no-jdk \
-	  $(addprefix --unit ,$(patsubst $(BUILD)/%,build-asan/%,$(UNIT_BINS))) tests/lang tests/threads tests/ffi
+	  --timeout 120 $(addprefix --unit ,$(patsubst $(BUILD)/%,build-asan/%,$(UNIT_BINS))) tests/lang tests/threads tests/ffi
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 python3 tests/runner.py --drvm ./drvm-asan --no-jdk \
-	  --seeds 5 tests/races
+	  --timeout 120 --seeds 5 tests/races
 	ASAN_OPTIONS=detect_leaks=1 python3 tests/cli/check.py ./drvm-asan
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 python3 tests/robustness/run.py --drvm ./drvm-asan
 	ASAN_OPTIONS=detect_leaks=1 python3 tests/hunt_test.py ./drvm-asan

@@ -414,6 +414,14 @@ static void det_event(DrListener *self, DrVM *vm, const DrEvent *e) {
   (void)vm;
   d->events++;
   if (d->disabled) return;
+  if (e->kind == DR_EV_NEW) { /* no clock changes: nothing to publish */
+    d->syncs++;
+    if (e->obj && (e->obj->cls->flags & DR_CLS_ARRAY)) {
+      (void)dr_det_slot(d, e->thread); /* its context needs its state */
+      note_alloc(d, e->obj, dr_det_ctx(d, e));
+    }
+    return;
+  }
   uint32_t tid = dr_det_slot(d, e->thread);
   if (DR_LIKELY(e->kind <= DR_EV_WRITE)) { /* the hot path: a plain access */
     on_access(d, &d->threads[tid], tid, e, e->kind == DR_EV_WRITE);
@@ -579,11 +587,7 @@ static void on_sync(DrDet *d, const DrEvent *e, uint32_t tid) {
       d->vm->gc_extra += t->held_bytes;
     }
     break;
-  case DR_EV_NEW:
-    /* arrays: remember where they were made, for reports */
-    if (e->obj && (e->obj->cls->flags & DR_CLS_ARRAY)) note_alloc(d, e->obj, dr_det_ctx(d, e));
-    break;
-  default: break;
+  default: break; /* DR_EV_NEW: det_event */
   }
 }
 

@@ -320,7 +320,7 @@ static void dtoa(Decimal *r, int bin_exp, uint64_t fract_bits, int n_significant
         }
         r->digits[nd++] = (char)('0' + q);
       }
-      low_digit_difference = wshl64(b, 1) - tens;
+      low_digit_difference = wadd64(wshl64(b, 1), (int64_t)(0 - (uint64_t)tens));
     }
   } else {
     Big sv, bv, mv, tensv, sum;
