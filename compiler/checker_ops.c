@@ -315,6 +315,11 @@ DrType *chk_assign(DrChecker *c, DrExpr *e) {
   case DR_BIN_USHR:
     if (chk_is_integral(lt) && chk_is_integral(rt)) {
       e->op_type = chk_unary_promote(c, lt);
+      if (box && e->op_type != lt) { /* Short s; s <<= 1: (Short) of an int */
+        chk_error(c, e->pos, "incompatible types: %s cannot be converted to %s", chk_type_str(c, e->op_type),
+                  chk_type_str(c, box));
+        return err(c, e);
+      }
       chk_coerce(c, e->rhs, &T->t_int);
       return e->type;
     }

@@ -31,6 +31,30 @@ static bool float_to_int_bits(DrVM *vm, DrValue *args, DrValue *ret) {
   return true;
 }
 
+static bool float_int_bits_to_float(DrVM *vm, DrValue *args, DrValue *ret) {
+  (void)vm;
+  memcpy(&ret->f, &args[0].i, sizeof ret->f);
+  return true;
+}
+
+static bool float_to_raw_int_bits(DrVM *vm, DrValue *args, DrValue *ret) {
+  (void)vm;
+  memcpy(&ret->i, &args[0].f, sizeof ret->i);
+  return true;
+}
+
+static bool double_long_bits_to_double(DrVM *vm, DrValue *args, DrValue *ret) {
+  (void)vm;
+  memcpy(&ret->d, &args[0].j, sizeof ret->d);
+  return true;
+}
+
+static bool double_to_raw_long_bits(DrVM *vm, DrValue *args, DrValue *ret) {
+  (void)vm;
+  memcpy(&ret->j, &args[0].d, sizeof ret->j);
+  return true;
+}
+
 static bool digits(const char **p) {
   const char *s = *p;
   while (isdigit((unsigned char)**p)) (*p)++;
@@ -129,6 +153,10 @@ static bool character_digit(DrVM *vm, DrValue *args, DrValue *ret) {
 #define BOX_NATIVES(X)                                                        \
   X("java.lang.String", "valueOf(float)", string_value_of_float)              \
   X("java.lang.Float", "floatToIntBits(float)", float_to_int_bits)            \
+  X("java.lang.Float", "floatToRawIntBits(float)", float_to_raw_int_bits)     \
+  X("java.lang.Float", "intBitsToFloat(int)", float_int_bits_to_float)        \
+  X("java.lang.Double", "doubleToRawLongBits(double)", double_to_raw_long_bits) \
+  X("java.lang.Double", "longBitsToDouble(long)", double_long_bits_to_double) \
   X("java.lang.Float", "parseFloat(String)", float_parse_float)                \
   X("java.lang.Double", "parseDouble(String)", double_parse_double)           \
   X("java.lang.Character", "digit(char,int)", character_digit)
