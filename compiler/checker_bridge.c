@@ -135,6 +135,7 @@ static void check_clashes(DrChecker *c, DrClassSym *k) {
 void chk_gen_bridges(DrChecker *c, DrClassSym *k) {
   DrClassDecl *d = k->decl;
   chk_gen_class_tvars(c, k); /* its variables' errors, used or not */
+  chk_gen_check_inherited_args(c, k);
   if (d->extends) chk_gen_check_bounds(c, d->extends);
   for (int i = 0; i < d->nimplements; i++) chk_gen_check_bounds(c, &d->implements[i]);
   for (int i = 0; i < d->ntparams; i++)
