@@ -56,12 +56,16 @@ static void check_bounds_here(DrChecker *c, DrTypeRef *tref) {
     if (a->wild) continue;
     if (a->kind == TY_CLASS) chk_resolve_supers(c, a->cls);
     DrTypeVar *v = s.vars[i];
-    for (int b = 0; b < v->nbounds; b++)
-      if (!chk_subtype(c, a, chk_gen_subst(c, v->bounds[b], &s))) {
+    for (int b = 0; b < v->nbounds; b++) {
+      DrType *bt = chk_gen_subst(c, v->bounds[b], &s);
+      /* a raw type is no subtype of a parameterized bound (the unchecked
+       * conversion assignments allow is not subtyping) */
+      if (!chk_subtype(c, a, bt) || (a->kind == TY_CLASS && a->is_raw && bt->targs)) {
         chk_error(c, i < tref->nargs ? tref->args[i].pos : tref->pos,
                   "type argument %s is not within bounds of type-variable %s", chk_type_str(c, a), v->name);
         return;
       }
+    }
   }
 }
 
