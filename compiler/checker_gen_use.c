@@ -231,7 +231,9 @@ static void infer_from_lambda(DrChecker *c, DrInfer *in, DrExpr *arg, DrType *fo
   default_unknowns(c, &known);
   DrChkSubst ks = infer_subst(&known);
   DrExpr *body = arg->rhs;
+  c->gen.keep_casts++;
   chk_poly(c, arg, chk_gen_subst(c, formal, &ks));
+  c->gen.keep_casts--;
   if (body && body->type && chk_is_ref(body->type) && body->type->kind != TY_NULL) in->vals[ri] = body->type;
   else in->vals[ri] = known.vals[ri];
   arg->synthetic = true; /* checked: its type is set below */
@@ -306,7 +308,7 @@ void chk_gen_erased_result(DrChecker *c, DrExpr *e, DrType *declared) {
 }
 
 void chk_gen_relax(DrChecker *c, DrExpr *e, DrType *t) {
-  if (!e || e->kind != E_CAST || !e->synthetic || !t || !chk_is_ref(t)) return;
+  if (!e || e->kind != E_CAST || !e->synthetic || !t || !chk_is_ref(t) || c->gen.keep_casts) return;
   DrType *inner = chk_gen_erasure(c, e->target->type), *want = chk_gen_erasure(c, t);
   if (chk_subtype(c, inner, want)) *e = *e->target; /* Object o = box.get(): no cast, as javac */
 }
