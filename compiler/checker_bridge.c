@@ -8,10 +8,6 @@
 
 #include "checker_generic.h"
 
-static bool same_erasure(DrChecker *c, DrType *a, DrType *b) {
-  return a == b || chk_gen_erasure(c, a) == chk_gen_erasure(c, b);
-}
-
 bool chk_gen_overrides(DrChecker *c, DrClassSym *k, DrMethodSym *m, DrMethodSym *o) {
   if (m->nparams != o->nparams || strcmp(m->name, o->name) != 0 || m->is_ctor || o->is_ctor) return false;
   bool same = true, erased = true;
@@ -21,8 +17,11 @@ bool chk_gen_overrides(DrChecker *c, DrClassSym *k, DrMethodSym *m, DrMethodSym 
     if (mp != op && !(mp->tvar && op->tvar && mp->tvar->owner_meth && op->tvar->owner_meth &&
                       mp->tvar->index == op->tvar->index))
       same = false;
-    if (m->params[i] != chk_gen_erasure(c, o->params[i]) && !same_erasure(c, m->params[i], o->params[i]))
-      erased = false;
+    /* JLS 8.4.2: m's signature is the erasure of o's as a member of k's
+     * supertype (raw Comparable: compareTo(Object); Comparable<X>: not) */
+    if (m->params[i] != chk_gen_erasure(c, op) &&
+        !((m->mods & DR_MOD_HIDDEN) && m->params[i] == chk_gen_erasure(c, o->params[i])))
+      erased = false; /* a lambda's forwarder takes the erased declaration's parameters */
   }
   return same || erased;
 }
@@ -103,6 +102,15 @@ static void add_bridge(DrChecker *c, DrClassSym *k, DrMethodSym *m, DrMethodSym 
   chk_method_body(c, b, NULL);
 }
 
+/* o's signature as a member of k's supertype: set(String) of Box<String>. */
+static const char *member_sig(DrChecker *c, DrClassSym *k, DrMethodSym *o) {
+  const char *s = dr_arena_printf(c->arena, "%s(", o->name);
+  for (int i = 0; i < o->nparams; i++)
+    s = dr_arena_printf(c->arena, "%s%s%s", s, i ? "," : "",
+                        chk_type_str(c, chk_gen_member_type(c, k->type, o->owner, o->params[i], DR_GEN_READ)));
+  return dr_arena_printf(c->arena, "%s)", s);
+}
+
 static bool has_erased(DrChecker *c, DrClassSym *k, DrMethodSym *o) {
   for (DrMethodSym *x = chk_methods_named(c, k, o->name); x; x = chk_method(x)->next_named)
     if (!x->is_ctor && erased_params_equal(c, x, o)) return true;
@@ -113,7 +121,15 @@ static void bridges_from(DrChecker *c, DrClassSym *k, DrMethodSym *m, DrClassSym
   if (!s || depth > 64) return;
   chk_resolve_supers(c, s);
   for (DrMethodSym *o = chk_methods_named(c, s, m->name); o; o = chk_method(o)->next_named) {
-    if (o->is_ctor || (o->mods & (DR_MOD_STATIC | DR_MOD_PRIVATE)) || !chk_gen_overrides(c, k, m, o)) continue;
+    if (o->is_ctor || (o->mods & (DR_MOD_STATIC | DR_MOD_PRIVATE))) continue;
+    if (!chk_gen_overrides(c, k, m, o)) {
+      if (erased_params_equal(c, m, o)) { /* set(Object) beside Box<String>'s set(T) */
+        chk_error(c, m->pos, "name clash: %s in %s and %s in %s have the same erasure, yet neither overrides the other",
+                  chk_method_sig(c, m), k->source_name, member_sig(c, k, o), o->owner->source_name);
+        return;
+      }
+      continue;
+    }
     if (!erased_params_equal(c, m, o) && !has_erased(c, k, o)) add_bridge(c, k, m, o);
   }
   bridges_from(c, k, m, s->super, depth + 1);
@@ -135,6 +151,7 @@ static void check_clashes(DrChecker *c, DrClassSym *k) {
 void chk_gen_bridges(DrChecker *c, DrClassSym *k) {
   DrClassDecl *d = k->decl;
   chk_gen_class_tvars(c, k); /* its variables' errors, used or not */
+  chk_gen_check_inherited_args(c, k);
   if (d->extends) chk_gen_check_bounds(c, d->extends);
   for (int i = 0; i < d->nimplements; i++) chk_gen_check_bounds(c, &d->implements[i]);
   for (int i = 0; i < d->ntparams; i++)

@@ -56,12 +56,16 @@ static void check_bounds_here(DrChecker *c, DrTypeRef *tref) {
     if (a->wild) continue;
     if (a->kind == TY_CLASS) chk_resolve_supers(c, a->cls);
     DrTypeVar *v = s.vars[i];
-    for (int b = 0; b < v->nbounds; b++)
-      if (!chk_subtype(c, a, chk_gen_subst(c, v->bounds[b], &s))) {
+    for (int b = 0; b < v->nbounds; b++) {
+      DrType *bt = chk_gen_subst(c, v->bounds[b], &s);
+      /* a raw type is no subtype of a parameterized bound (the unchecked
+       * conversion assignments allow is not subtyping) */
+      if (!chk_subtype(c, a, bt) || (a->kind == TY_CLASS && a->is_raw && bt->targs)) {
         chk_error(c, i < tref->nargs ? tref->args[i].pos : tref->pos,
                   "type argument %s is not within bounds of type-variable %s", chk_type_str(c, a), v->name);
         return;
       }
+    }
   }
 }
 
@@ -229,7 +233,9 @@ static void infer_from_lambda(DrChecker *c, DrInfer *in, DrExpr *arg, DrType *fo
   default_unknowns(c, &known);
   DrChkSubst ks = infer_subst(&known);
   DrExpr *body = arg->rhs;
+  c->gen.keep_casts++;
   chk_poly(c, arg, chk_gen_subst(c, formal, &ks));
+  c->gen.keep_casts--;
   /* the body's own type: checking it against the unknown's default may
    * have boxed it (E_CONVERT to Object) */
   DrType *bt = !body ? NULL : body->kind == E_CONVERT && body->target ? body->target->type : body->type;
@@ -308,7 +314,7 @@ void chk_gen_erased_result(DrChecker *c, DrExpr *e, DrType *declared) {
 }
 
 void chk_gen_relax(DrChecker *c, DrExpr *e, DrType *t) {
-  if (!e || e->kind != E_CAST || !e->synthetic || !t || !chk_is_ref(t)) return;
+  if (!e || e->kind != E_CAST || !e->synthetic || !t || !chk_is_ref(t) || c->gen.keep_casts) return;
   DrType *inner = chk_gen_erasure(c, e->target->type), *want = chk_gen_erasure(c, t);
   if (chk_subtype(c, inner, want)) *e = *e->target; /* Object o = box.get(): no cast, as javac */
 }

@@ -522,3 +522,35 @@ DrType *chk_gen_lub(DrChecker *c, DrType *a, DrType *b, DrClassSym *k) {
   DrType *sa = chk_gen_as_super(c, a, k), *sb = chk_gen_as_super(c, b, k);
   return sa && sa == sb ? sa : chk_gen_raw(c, k); /* javac: a wildcard type; raw suffices to read */
 }
+
+/* JLS 8.1.5: a class may not be a subtype of two parameterizations of one
+ * interface (class B extends A implements Comparable<B>, with A a
+ * Comparable<A>). */
+static void inherited_args(DrChecker *c, DrClassSym *k, DrType *t, DrType **seen, int *n, int depth) {
+  if (!t || t->kind != TY_CLASS || depth > 64 || *n >= 256) return;
+  if (chk_gen_ntparams(t->cls) && !t->is_raw) {
+    for (int i = 0; i < *n; i++) {
+      DrType *o = seen[i];
+      if (o->cls != t->cls || o == t) continue;
+      if (o->is_raw) return;
+      const char *a = "", *b = "";
+      for (int j = 0; o->targs && j < o->ntargs; j++) a = dr_arena_printf(c->arena, "%s%s%s", a, j ? "," : "", chk_gen_type_str(c, o->targs[j]));
+      for (int j = 0; t->targs && j < t->ntargs; j++) b = dr_arena_printf(c->arena, "%s%s%s", b, j ? "," : "", chk_gen_type_str(c, t->targs[j]));
+      chk_error(c, k->decl->pos, "%s cannot be inherited with different arguments: <%s> and <%s>", t->cls->source_name, b, a);
+      *n = 256; /* once */
+      return;
+    }
+    seen[(*n)++] = t;
+  }
+  DrChkSubst s;
+  if (!class_subst(c, t, &s)) return;
+  DrType *sups[64];
+  int ns = declared_supers(c, t->cls, sups, 64);
+  for (int i = 0; i < ns; i++) inherited_args(c, k, chk_gen_subst(c, sups[i], &s), seen, n, depth + 1);
+}
+
+void chk_gen_check_inherited_args(DrChecker *c, DrClassSym *k) {
+  DrType *seen[256];
+  int n = 0;
+  inherited_args(c, k, k->type, seen, &n, 0);
+}

@@ -51,6 +51,9 @@ DrType *chk_gen_ref_qualifier(DrChecker *c, DrType *q, DrType *first, bool is_ne
 /* The common supertype of a and b at their common superclass k (?:,
  * switch results): a and b's parameterization of k if it is the same. */
 DrType *chk_gen_lub(DrChecker *c, DrType *a, DrType *b, DrClassSym *k);
+/* k inherits one generic interface with two different arguments (javac's
+ * "cannot be inherited with different arguments"). */
+void chk_gen_check_inherited_args(DrChecker *c, DrClassSym *k);
 /* Subtyping and casting where generics are involved: true if decided. */
 bool chk_gen_subtype(DrChecker *c, DrType *s, DrType *t, bool *res);
 bool chk_gen_castable(DrChecker *c, DrType *s, DrType *t, bool *res);

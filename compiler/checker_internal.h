@@ -159,6 +159,8 @@ typedef struct {
   DrClassSym *supers_of; /* the class whose supertypes are being resolved */
   bool static_decl;    /* a static field's type is being resolved */
   int in_bounds;       /* type parameters' bounds are being resolved */
+  int keep_casts;      /* a lambda whose body's type infers a variable: its
+                          erased results keep their types (chk_gen_relax) */
 } DrChkGenState;
 
 typedef struct DrChecker {

@@ -386,7 +386,7 @@ DrType *chk_cond_op(DrChecker *c, DrExpr *e) {
 
 DrType *chk_cast(DrChecker *c, DrExpr *e) {
   DrType *t = chk_resolve_tref(c, &e->tref);
-  if (e->target && chk_is_poly(e->target)) {
+  if (e->target && chk_is_poly(e->target) && !chk_gen_is_poly_new(e->target)) { /* a cast is no diamond's target */
     if (chk_is_err(t)) return err(c, e);
     e->type = chk_poly(c, e->target, t);
     return e->type;
