@@ -225,7 +225,7 @@ fuzz-smoke:
 	build-fuzz/fuzz/fuzz_check --mutate $(FUZZ_MUTATE) --seed $(FUZZ_SEED) $$lang; st=$$?; \
 	wait $$p1 || st=1; \
 	build-fuzz/fuzz/fuzz_files --mutate $(FUZZ_FILES_MUTATE) --seed $(FUZZ_SEED) $$files & p2=$$!; \
-	build-fuzz/fuzz/fuzz_run --mutate $(FUZZ_RUN_MUTATE) --seed $(FUZZ_SEED) $$progs || st=1; \
+	build-fuzz/fuzz/fuzz_run --mutate $(FUZZ_RUN_MUTATE) --seed $(FUZZ_SEED) --timeout 60 $$progs || st=1; \
 	wait $$p2 || st=1; exit $$st
 
 # The libFuzzer binaries (clang only), in build-libfuzzer/fuzz/.  Run e.g.
