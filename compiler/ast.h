@@ -589,5 +589,7 @@ typedef struct DrTypes {
   DrType t_void, t_boolean, t_char, t_byte, t_short, t_int, t_long, t_float, t_double, t_null, t_error;
   DrClassSym *box_cls[TY_DOUBLE + 1]; /* by primitive kind: its wrapper class (checker_box.c) */
 } DrTypes;
+/* T's canonical primitive type of kind k (NULL for a kind that is not one). */
+DrType *dr_prim_type(DrTypes *T, DrTypeKind k);
 
 #endif

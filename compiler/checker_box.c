@@ -23,25 +23,10 @@ void chk_box_init(DrChecker *c) {
   }
 }
 
-static DrType *prim_of_kind(DrChecker *c, DrTypeKind k) {
-  DrTypes *T = c->T;
-  switch (k) {
-  case TY_BOOLEAN: return &T->t_boolean;
-  case TY_CHAR: return &T->t_char;
-  case TY_BYTE: return &T->t_byte;
-  case TY_SHORT: return &T->t_short;
-  case TY_INT: return &T->t_int;
-  case TY_LONG: return &T->t_long;
-  case TY_FLOAT: return &T->t_float;
-  case TY_DOUBLE: return &T->t_double;
-  default: return NULL;
-  }
-}
-
 DrType *chk_unboxed_type(DrChecker *c, const DrType *t) {
   if (!t || t->kind != TY_CLASS) return NULL;
   for (int k = TY_BOOLEAN; k <= TY_DOUBLE; k++)
-    if (c->T->box_cls[k] && c->T->box_cls[k] == t->cls) return prim_of_kind(c, (DrTypeKind)k);
+    if (c->T->box_cls[k] && c->T->box_cls[k] == t->cls) return dr_prim_type(c->T, (DrTypeKind)k);
   return NULL;
 }
 

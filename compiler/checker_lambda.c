@@ -174,6 +174,18 @@ static DrExpr *param_ref(DrChecker *c, int i, DrPos pos) {
   return e;
 }
 
+/* The forwarder's i-th parameter passed on as want: cast where the
+ * interface method's erased parameter (have) is wider, as javac casts. */
+static DrExpr *erased_arg(DrChecker *c, int i, DrType *want, DrType *have, DrPos pos) {
+  DrExpr *a = param_ref(c, i, pos);
+  if (chk_gen_erasure(c, want) == chk_gen_erasure(c, have)) return a;
+  DrExpr *cast = node(c, E_CAST, pos, NULL);
+  cast->tref.resolved = want;
+  cast->tref.pos = pos;
+  cast->target = a;
+  return cast;
+}
+
 /* The forwarder's body: `return call;` or `call;` for a void method. */
 static DrStmt *forward_body(DrChecker *c, DrMethodSym *fm, DrExpr *call, DrPos pos) {
   DrStmt *s = dr_arena_alloc(c->arena, sizeof(DrStmt));
@@ -285,16 +297,7 @@ static DrExpr *call_lambda_method(DrChecker *c, DrClassSym *k, DrMethodSym *fm, 
   for (int i = 0; i < k->ncaptures; i++)
     call->args[call->nargs++] = chk_new_field_ref(c, node(c, E_THIS, pos, k->type), k->captures[i], pos);
   for (int i = 0; i < fm->nparams; i++) {
-    DrExpr *a = param_ref(c, i, pos);
-    DrType *want = lm->params[k->ncaptures + i];
-    if (chk_gen_erasure(c, want) != chk_gen_erasure(c, fm->params[i])) { /* the erased argument's cast */
-      DrExpr *cast = node(c, E_CAST, pos, NULL);
-      cast->tref.resolved = want;
-      cast->tref.pos = pos;
-      cast->target = a;
-      a = cast;
-    }
-    call->args[call->nargs++] = a;
+    call->args[call->nargs++] = erased_arg(c, i, lm->params[k->ncaptures + i], fm->params[i], pos);
   }
   return call;
 }
@@ -490,16 +493,7 @@ static DrExpr *call_referenced(DrChecker *c, DrClassSym *k, DrMethodSym *fm, voi
     call->target = q;
   }
   for (int i = first; i < fm->nparams; i++) {
-    DrExpr *a = param_ref(c, i, pos);
-    DrType *want = ri->fn->params[i];
-    if (chk_gen_erasure(c, want) != chk_gen_erasure(c, fm->params[i])) {
-      DrExpr *cast = node(c, E_CAST, pos, NULL);
-      cast->tref.resolved = want;
-      cast->tref.pos = pos;
-      cast->target = a;
-      a = cast;
-    }
-    call->args[call->nargs++] = a;
+    call->args[call->nargs++] = erased_arg(c, i, ri->fn->params[i], fm->params[i], pos);
   }
   return call;
 }

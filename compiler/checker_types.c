@@ -57,6 +57,20 @@ const char *dr_type_name(DrArena *arena, const DrType *t) {
   return "?";
 }
 
+DrType *dr_prim_type(DrTypes *T, DrTypeKind k) {
+  switch (k) {
+  case TY_BOOLEAN: return &T->t_boolean;
+  case TY_CHAR: return &T->t_char;
+  case TY_BYTE: return &T->t_byte;
+  case TY_SHORT: return &T->t_short;
+  case TY_INT: return &T->t_int;
+  case TY_LONG: return &T->t_long;
+  case TY_FLOAT: return &T->t_float;
+  case TY_DOUBLE: return &T->t_double;
+  default: return NULL;
+  }
+}
+
 const char *chk_type_str(DrChecker *c, const DrType *t) { return chk_gen_type_str(c, t); }
 
 bool chk_is_prim(const DrType *t) { return t && (t->kind == TY_BOOLEAN || chk_is_numeric(t)); }

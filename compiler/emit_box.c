@@ -12,20 +12,6 @@ static const char *const unbox_names[] = {
     [TY_BOOLEAN] = "booleanValue", [TY_CHAR] = "charValue", [TY_BYTE] = "byteValue",   [TY_SHORT] = "shortValue",
     [TY_INT] = "intValue",         [TY_LONG] = "longValue", [TY_FLOAT] = "floatValue", [TY_DOUBLE] = "doubleValue"};
 
-static DrType *prim_type(Em *E, DrTypeKind k) {
-  DrTypes *T = E->T;
-  switch (k) {
-  case TY_BOOLEAN: return &T->t_boolean;
-  case TY_CHAR: return &T->t_char;
-  case TY_BYTE: return &T->t_byte;
-  case TY_SHORT: return &T->t_short;
-  case TY_INT: return &T->t_int;
-  case TY_LONG: return &T->t_long;
-  case TY_FLOAT: return &T->t_float;
-  default: return &T->t_double;
-  }
-}
-
 /* The primitive a wrapper class boxes, or TY_VOID. */
 static DrTypeKind boxed_kind(Em *E, const DrType *t) {
   if (!t || t->kind != TY_CLASS) return TY_VOID;
@@ -36,7 +22,7 @@ static DrTypeKind boxed_kind(Em *E, const DrType *t) {
 
 const DrType *em_unboxed_type(Em *E, const DrType *t) {
   DrTypeKind k = boxed_kind(E, t);
-  return k == TY_VOID ? NULL : prim_type(E, k);
+  return k == TY_VOID ? NULL : dr_prim_type(E->T, k);
 }
 
 bool em_is_boxing(const DrType *from, const DrType *to) {
@@ -51,7 +37,7 @@ static int box(Em *E, int src, const DrType *from, const DrType *to, int dst) {
   DrTypeKind k = boxed_kind(E, to);
   if (k == TY_VOID) k = from->kind;
   int v = src;
-  if (k != from->kind) v = em_convert(E, src, from, prim_type(E, k), EM_ANY);
+  if (k != from->kind) v = em_convert(E, src, from, dr_prim_type(E->T, k), EM_ANY);
   DrMethodSym *m = em_find_method(E->T->box_cls[k], "valueOf", 1, k);
   ASSERT(m, "a wrapper's valueOf");
   if (v != src) em_free(E, v);
@@ -66,7 +52,7 @@ static int unbox(Em *E, int src, const DrType *from, const DrType *to, int dst) 
   ASSERT(m, "a wrapper's xValue()");
   if (k == to->kind) return em_invoke(E, DR_OP_INVOKEVIRTUAL, m, dst, &src, 1);
   int r = em_invoke(E, DR_OP_INVOKEVIRTUAL, m, EM_ANY, &src, 1);
-  int w = em_convert(E, r, prim_type(E, k), to, dst);
+  int w = em_convert(E, r, dr_prim_type(E->T, k), to, dst);
   if (w != r) em_free(E, r);
   return w;
 }
